@@ -1,0 +1,126 @@
+"""The `loom` command line (design.md section 7).
+
+Exit status: 0 pass; 1 the design is wrong (mismatch, deadlock, leftover
+token); 2 bad input or usage, with a one-line `file:line: error:` message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+from loom.diagnostics import LoomError, NotBuiltError
+
+# command -> (module, function) implementing it; imported lazily so that
+# `loom --help` stays fast and a stage's import errors stay in that stage.
+HANDLERS: dict[str, tuple[str, str]] = {
+    "compile": ("loom.frontend.command", "compile_main"),
+    "run": ("loom.golden.command", "run_main"),
+    "rtl": ("loom.rtl.command", "rtl_main"),
+    "sim": ("loom.sim.command", "sim_main"),
+}
+
+KERNEL_HELP = (
+    "the kernel: a .c, .scf.mlir or .dfg.mlir file; a bare name means "
+    "kernels/<name>.c"
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the tool's one-line error format and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.exit(2)
+
+
+def _add_c_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("kernel", metavar="K", help=KERNEL_HELP)
+    p.add_argument("--top", metavar="F",
+                   help="the top function (default: the file's stem)")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[],
+                   metavar="DIR", help="include directory, for clang and the native build")
+    p.add_argument("-D", dest="defines", action="append", default=[],
+                   metavar="NAME[=VALUE]", help="macro, for clang and the native build")
+    p.add_argument("-o", dest="out_dir", metavar="DIR",
+                   help="output directory (default: gen/<name>)")
+    p.add_argument("--max-join-fanin", type=int, default=64, metavar="N",
+                   help="largest handshake.join the target supports "
+                        "(loom.adg_max_join_fanin; default 64)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="loom",
+        description="LOOM-py: C loop kernels to verified elastic dataflow hardware.",
+        epilog="Exit status: 0 pass, 1 the design is wrong (mismatch, deadlock, "
+               "leftover token), 2 bad input or usage.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("compile", help="C to .ll, .llvm.mlir, .cf.mlir, .scf.mlir, .dfg.mlir",
+                       description="Write the stage artifacts of the kernel "
+                                   "(<name>.ll .llvm.mlir .cf.mlir .scf.mlir .dfg.mlir) "
+                                   "and the native run's sim bundle.")
+    _add_c_flags(p)
+
+    p = sub.add_parser("run", help="golden-model run, compared with the native run or a bundle",
+                       description="Run one invocation on the golden model (or, with "
+                                   "--stage, on the SCF/CF reference interpreter), write "
+                                   "<name>.golden.json and compare results and memories "
+                                   "with the native C run or the bundle's expectations.")
+    _add_c_flags(p)
+    p.add_argument("--bundle", metavar="B.json",
+                   help="sim bundle with inputs and expectations (default: the native run)")
+    p.add_argument("--stage", choices=["dfg", "scf", "cf"], default="dfg",
+                   help="which stage to execute (default: dfg, the golden model)")
+    p.add_argument("--max-steps", type=int, default=50_000_000, metavar="N",
+                   help="firing budget before the run is reported as a livelock")
+
+    p = sub.add_parser("rtl", help="SystemVerilog netlist, units and a file list",
+                       description="Write DIR/rtl/<name>_top.sv, the specialized units "
+                                   "and DIR/rtl/<name>.f.")
+    _add_c_flags(p)
+
+    p = sub.add_parser("sim", help="the whole flow on Verilator through cocotb",
+                       description="Compile, run the golden model, emit RTL and simulate "
+                                   "it under random stalls; compare every channel's tokens, "
+                                   "the results and the memories.")
+    _add_c_flags(p)
+    p.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="stall and memory-latency seed (default 1)")
+    p.add_argument("--waves", action="store_true", help="write an FST waveform")
+    return parser
+
+
+def _handler(command: str) -> Callable[[argparse.Namespace], int]:
+    module_name, func_name = HANDLERS[command]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise NotBuiltError(f"'loom {command}' is not built yet") from None
+        raise
+    return getattr(module, func_name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return _handler(args.command)(args)
+    except LoomError as err:
+        sys.stderr.write(err.format() + "\n")
+        return err.exit_status
+    except KeyboardInterrupt:
+        sys.stderr.write("loom: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""The golden model's op contract: every DFG op is a Kahn actor.
+
+An actor sees its input channels and output channels as lists (operand order
+and result order of the MLIR op). `fire` applies the op's firing rule once:
+if the tokens it needs are present it consumes them, pushes its outputs and
+returns True; otherwise it changes nothing and returns False. Channels are
+unbounded, so an actor never waits for space.
+
+The same classes serve the scheduler (golden/scheduler.py) and the RTL unit
+tests (via `run_actor`), so hardware and model share one definition of each
+op's semantics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from loom.golden.channel import Channel
+
+
+class Actor:
+    #: number of operands and results; set by subclasses or constructors
+    n_in: int = 0
+    n_out: int = 0
+
+    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
+        raise NotImplementedError
+
+    def idle(self) -> bool:
+        """True when the actor is in its initial phase (quiescence check)."""
+        return True
+
+    def phase(self) -> str:
+        """The state-machine phase, for reports ('' for stateless ops)."""
+        return ""
+
+    def waiting_on(self, ins: Sequence[Channel]) -> list[int]:
+        """Operand indices whose missing token keeps the actor from firing."""
+        return [i for i, ch in enumerate(ins) if not ch.q]
+
+
+def run_actor(actor: Actor, inputs: Sequence[Sequence[Any]],
+              max_firings: int = 10_000_000) -> list[list[Any]]:
+    """Feed whole input streams to one actor; return its output streams.
+
+    Exactly the expected streams for a unit test of the op's RTL: by Kahn
+    semantics they do not depend on timing (merge excepted).
+    """
+    if len(inputs) != actor.n_in:
+        raise ValueError(f"{type(actor).__name__} takes {actor.n_in} inputs, got {len(inputs)}")
+    ins = [Channel(f"in{i}") for i in range(actor.n_in)]
+    outs = [Channel(f"out{i}") for i in range(actor.n_out)]
+    for ch, stream in zip(ins, inputs):
+        ch.q.extend(stream)
+    for _ in range(max_firings):
+        if not actor.fire(ins, outs):
+            break
+    return [ch.trace for ch in outs]

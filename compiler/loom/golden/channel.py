@@ -1,0 +1,33 @@
+"""A DFG edge in the golden model: an unbounded FIFO that records its trace.
+
+Token values are unsigned bit patterns of the channel's width (Python ints in
+[0, 2**w)); control tokens (`none` / `!handshake.control`) are `None`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+
+class Channel:
+    __slots__ = ("name", "q", "trace", "width")
+
+    def __init__(self, name: str = "", width: int = 0):
+        self.name = name
+        self.width = width
+        self.q: deque[Any] = deque()
+        self.trace: list[Any] = []
+
+    def push(self, value: Any) -> None:
+        self.q.append(value)
+        self.trace.append(value)
+
+    def pop(self) -> Any:
+        return self.q.popleft()
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+    def __repr__(self) -> str:
+        return f"Channel({self.name!r}, {list(self.q)!r})"
