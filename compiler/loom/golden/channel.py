@@ -11,13 +11,16 @@ from typing import Any
 
 
 class Channel:
-    __slots__ = ("name", "q", "trace", "width")
+    __slots__ = ("name", "q", "trace", "width", "producer", "consumer")
 
     def __init__(self, name: str = "", width: int = 0):
         self.name = name
         self.width = width
         self.q: deque[Any] = deque()
         self.trace: list[Any] = []
+        # the Nodes at either end (golden/graph.py); None for graph inputs/outputs
+        self.producer: Any = None
+        self.consumer: Any = None
 
     def push(self, value: Any) -> None:
         self.q.append(value)

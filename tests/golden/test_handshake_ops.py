@@ -1,0 +1,84 @@
+"""Handshake primitives and memory, against CIRCT's documented semantics."""
+
+import pytest
+
+from loom.golden.actor import run_actor
+from loom.golden.ops.buffer import Buffer
+from loom.golden.ops.compose import Compose, Decompose, pack, unpack
+from loom.golden.ops.cond_br import CondBr
+from loom.golden.ops.constant import Constant, Sink
+from loom.golden.ops.fork import Fork, LazyFork
+from loom.golden.ops.join import Join
+from loom.golden.ops.load import Load, Store
+from loom.golden.ops.memory import Memory, MemoryOutOfBounds
+from loom.golden.ops.merge import ControlMerge, Merge, MergeConflict
+from loom.golden.ops.mux import Mux
+from loom.golden.ops.sync import Sync
+
+
+def test_fork_copies_every_token():
+    assert run_actor(Fork(3), [[1, 2]]) == [[1, 2]] * 3
+    assert run_actor(LazyFork(2), [[None]]) == [[None], [None]]
+
+
+def test_join_and_sync_wait_for_all():
+    assert run_actor(Join(3), [[1, 2], [None, None], [5]]) == [[None]]
+    assert run_actor(Sync(2), [[1, 2], [7]]) == [[1], [7]]
+
+
+def test_cond_br_routes_by_condition():
+    assert run_actor(CondBr(), [[1, 0, 0, 1], [10, 11, 12, 13]]) == [[10, 13], [11, 12]]
+
+
+def test_mux_consumes_only_the_selected_input():
+    out = run_actor(Mux(2), [[1, 0, 1], [20], [30, 31, 32]])
+    assert out == [[30, 20, 31]]  # input 1 keeps its third token
+
+
+def test_merge_and_control_merge():
+    assert run_actor(Merge(2), [[], [4, 5]]) == [[4, 5]]
+    assert run_actor(ControlMerge(3), [[], [], [None]]) == [[None], [2]]
+    with pytest.raises(MergeConflict):
+        run_actor(Merge(2), [[1], [2]])
+
+
+def test_buffer_constant_sink():
+    assert run_actor(Buffer(2, "fifo"), [[1, 2, 3]]) == [[1, 2, 3]]
+    assert run_actor(Constant(42), [[None, None]]) == [[42, 42]]
+    assert run_actor(Sink(), [[1, 2]]) == []
+
+
+def test_load_halves_are_independent():
+    # address half fires on (addr, ctrl); data half on data_from_mem alone
+    data, addr = run_actor(Load(), [[3, 4], [99], [None]])
+    assert (data, addr) == ([99], [3])
+
+
+def test_store_needs_address_data_and_control():
+    data, addr = run_actor(Store(), [[3, 4], [30, 40], [None]])
+    assert (data, addr) == ([30], [3])
+
+
+def test_memory_store_first_packing_and_done_tokens():
+    # ld=1, st=1: operands (st_data, st_addr, ld_addr); results (ld_data, st_done, ld_done)
+    mem = Memory(ld=1, st=1, shape=(4,), width=32, storage=[0, 1, 2, 3])
+    ld_data, st_done, ld_done = run_actor(mem, [[77], [2], [3, 1]])
+    assert ld_data == [3, 1] and st_done == [None] and ld_done == [None, None]
+    assert mem.storage == [0, 1, 77, 3]
+
+
+def test_memory_two_dimensional_and_bounds():
+    mem = Memory(ld=1, st=0, shape=(2, 3), width=8, storage=list(range(6)))
+    (data, done) = run_actor(mem, [[1, 0], [2, 1]])
+    assert data == [5, 1]
+    with pytest.raises(MemoryOutOfBounds):
+        run_actor(Memory(ld=1, st=0, shape=(4,), width=8), [[4]])
+
+
+def test_compose_packs_data_low_then_extras():
+    # channel<i32, [tag1: i2, tag2: i4]> -> channel<i38>
+    widths = (32, 2, 4)
+    assert pack((0xFFFFFFFF, 0b10, 0b0101), widths) == 0xFFFFFFFF | (0b10 << 32) | (0b0101 << 34)
+    (composed,) = run_actor(Compose(widths), [[(5, 3, 9)]])
+    assert run_actor(Decompose(widths), [composed]) == [[(5, 3, 9)]]
+    assert unpack(pack((1, 2, 3), widths), widths) == (1, 2, 3)

@@ -1,0 +1,89 @@
+"""Scheduler: quiescence, leftover tokens, deadlock reports, determinism."""
+
+from loom.golden.graph import Graph
+from loom.golden.ops.arith import AddI
+from loom.golden.ops.constant import Sink
+from loom.golden.ops.fork import Fork
+from loom.golden.ops.func_return import Return
+from loom.golden.ops.gate import Gate
+from loom.golden.ops.invariant import Invariant
+from loom.golden.ops.join import Join
+from loom.golden.ops.stream import Stream
+from loom.golden.scheduler import run
+
+
+def _loop_adding_invariant(n: int, wire_invariant_to_raw: bool):
+    """for i in 0..n: out_i = i + k, with k replicated by an invariant.
+
+    Seed 002: the invariant's control must be after_cond. Wiring it to
+    raw_will_continue is the classic bug: it replays k one extra time.
+    """
+    g = Graph("loop")
+    start, step, bound, k = (g.channel(x, 64) for x in ("start", "step", "bound", "k"))
+    idx, raw = g.channel("raw_index", 64), g.channel("raw_will_continue", 1)
+    g.add("stream0", "dataflow.stream", Stream("+=", "<"), [start, step, bound], [idx, raw])
+    raw_a, raw_b = g.channel("raw_a", 1), g.channel("raw_b", 1)
+    g.add("fork0", "handshake.fork", Fork(2), [raw], [raw_a, raw_b])
+    body_idx, after = g.channel("body_index", 64), g.channel("after_cond", 1)
+    g.add("gate0", "dataflow.gate", Gate(), [idx, raw_a], [body_idx, after])
+    k_body = g.channel("k_body", 64)
+    if wire_invariant_to_raw:
+        g.add("inv0", "dataflow.invariant", Invariant(), [raw_b, k], [k_body])
+        g.add("sink0", "handshake.sink", Sink(), [after], [])
+    else:
+        g.add("inv0", "dataflow.invariant", Invariant(), [after, k], [k_body])
+        g.add("sink0", "handshake.sink", Sink(), [raw_b], [])
+    s = g.channel("sum", 64)
+    g.add("add0", "arith.addi", AddI(64), [body_idx, k_body], [s])
+    g.add("sink1", "handshake.sink", Sink(), [s], [])
+    ret = g.add("ret", "handshake.return", Return(0), [], [])
+    for ch, v in ((start, 0), (step, 1), (bound, n), (k, 100)):
+        ch.push(v)
+    return g, ret
+
+
+def test_correct_loop_is_quiescent_with_seed_002_lengths():
+    g, ret = _loop_adding_invariant(5, wire_invariant_to_raw=False)
+    ex = run(g, ret)
+    assert ex.ok, ex.problems
+    assert len(ex.traces["raw_will_continue"]) == 6      # N + 1
+    assert len(ex.traces["after_cond"]) == 5              # N
+    assert len(ex.traces["k_body"]) == 5                  # invariants N
+    assert ex.traces["sum"] == [100, 101, 102, 103, 104]
+
+
+def test_invariant_on_raw_will_continue_leaves_a_token():
+    g, ret = _loop_adding_invariant(5, wire_invariant_to_raw=True)
+    ex = run(g, ret)
+    assert not ex.ok
+    assert any("leftover: channel 'k_body'" in p and "dataflow.invariant 'inv0'" in p
+               and "token 100" in p for p in ex.problems), ex.problems
+
+
+def test_deadlock_names_the_waiting_op_and_missing_channel():
+    g = Graph("dl")
+    a, b, j = g.channel("a", 0), g.channel("b", 0), g.channel("j", 0)
+    g.add("join0", "handshake.join", Join(2), [a, b], [j])
+    ret = g.add("ret", "handshake.return", Return(1), [j], [])
+    a.push(None)
+    ex = run(g, ret)
+    assert not ex.returned
+    assert ex.problems[0].startswith("deadlock: the function never returned")
+    assert any("channel 'a'" in p and "holds 1 token" in p for p in ex.problems)
+    assert any("handshake.join 'join0' waits for b" in p for p in ex.problems)
+
+
+def test_second_return_tokens_are_leftovers():
+    g = Graph("twice")
+    x = g.channel("x", 32)
+    ret = g.add("ret", "handshake.return", Return(1), [x], [])
+    x.push(1)
+    x.push(2)
+    ex = run(g, ret)
+    assert ex.results == [1]
+    assert any("leftover: channel 'x'" in p for p in ex.problems)
+
+
+def test_runs_are_deterministic():
+    runs = [run(*_loop_adding_invariant(7, False)) for _ in range(2)]
+    assert runs[0].traces == runs[1].traces and runs[0].firings == runs[1].firings
