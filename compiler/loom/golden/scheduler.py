@@ -93,10 +93,17 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000) -> Execu
     )
 
 
+def _pending(ch: Any) -> bool:
+    """Tokens that should have been consumed: not a source's offer, not a discarded result."""
+    if not ch.q or ch.consumer is None:
+        return False
+    return not (ch.producer and isinstance(ch.producer.actor, Source))
+
+
 def quiescence_problems(graph: Graph) -> list[str]:
     problems = []
     for ch in graph.channels.values():
-        if ch.q and not (ch.producer and isinstance(ch.producer.actor, Source)):
+        if _pending(ch):
             problems.append(f"leftover: {_channel_desc(ch)} still holds {len(ch.q)} "
                             f"token(s), first {_token(ch.q[0])}")
     for node in graph.nodes:
@@ -111,7 +118,7 @@ def deadlock_problems(graph: Graph, return_node: Node) -> list[str]:
     problems = [f"deadlock: the function never returned; {return_node.where()} "
                 f"waits for {', '.join(waits) or 'nothing'}"]
     for ch in graph.channels.values():
-        if ch.q and not (ch.producer and isinstance(ch.producer.actor, Source)):
+        if _pending(ch):
             problems.append(f"deadlock: {_channel_desc(ch)} holds {len(ch.q)} token(s)")
     for node in graph.nodes:
         partial = any(ch.q for ch in node.ins)

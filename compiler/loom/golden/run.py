@@ -1,0 +1,93 @@
+"""One golden-model invocation of a DFG on a bundle, and its report file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from loom.bundle import Bundle, Outcome, compare
+from loom.diagnostics import Location, LoomError
+from loom.golden.build import build_graph
+from loom.golden.graph import Graph
+from loom.golden.scheduler import Execution, FiringBudgetExceeded, run
+from loom.golden.ops.memory import MemoryOutOfBounds
+from loom.golden.ops.merge import MergeConflict
+from loom.golden.ops.mux import MuxSelectOutOfRange
+
+
+@dataclass
+class GoldenRun:
+    graph: Graph
+    execution: Execution
+    outcome: Outcome
+    mismatches: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.execution.ok and not self.mismatches
+
+    def problems(self) -> list[str]:
+        return [*self.execution.problems, *(f"mismatch: {m}" for m in self.mismatches)]
+
+
+def find_func(module: ModuleOp, top: str | None, filename: str) -> Operation:
+    funcs = [op for op in module.ops if op.name == "handshake.func"]
+    if top is not None:
+        funcs = [f for f in funcs if f.properties.get("sym_name", f.attributes.get("sym_name"))
+                 .data == top]
+    if len(funcs) != 1:
+        what = f"no handshake.func named @{top}" if top else \
+            f"{len(funcs)} handshake.func ops (name one with --top)"
+        raise LoomError(f"{what}", Location(filename))
+    return funcs[0]
+
+
+def run_dfg(func: Operation, bundle: Bundle, filename: str,
+            max_firings: int = 50_000_000) -> GoldenRun:
+    graph, ret = build_graph(func, bundle, filename)
+    try:
+        execution = run(graph, ret, max_firings)
+    except (FiringBudgetExceeded, MergeConflict, MemoryOutOfBounds,
+            MuxSelectOutOfRange) as exc:
+        execution = Execution(False, [], {}, {n: c.trace for n, c in graph.channels.items()},
+                              {n.label: n.firings for n in graph.nodes}, 0, 0.0,
+                              [f"error: {type(exc).__name__}: {exc}"])
+    keep = [i for i in range(len(graph.result_widths)) if i != graph.done_result]
+    outcome = Outcome(
+        results=[execution.results[i] for i in keep] if execution.returned else [],
+        memories=execution.memories,
+        result_widths=[graph.result_widths[i] for i in keep],
+    )
+    mismatches = compare(bundle, outcome) if execution.returned else []
+    return GoldenRun(graph, execution, outcome, mismatches)
+
+
+def golden_report(name: str, golden: GoldenRun) -> dict[str, Any]:
+    ex = golden.execution
+    by_kind: dict[str, int] = {}
+    for node in golden.graph.nodes:
+        by_kind[node.kind] = by_kind.get(node.kind, 0) + node.firings
+    return {
+        "kernel": name,
+        "status": "pass" if golden.ok else "fail",
+        "results": golden.outcome.results,
+        "memories": {str(k): v for k, v in sorted(ex.memories.items())},
+        "problems": golden.problems(),
+        "stats": {
+            "firings": ex.total_firings,
+            "seconds": round(ex.seconds, 6),
+            "firings_per_op_kind": dict(sorted(by_kind.items())),
+            "firings_per_op": ex.firings,
+        },
+        "traces": ex.traces,
+    }
+
+
+def write_report(path: Path, report: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=None, separators=(",", ":")) + "\n")
