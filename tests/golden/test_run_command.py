@@ -1,0 +1,124 @@
+"""`loom run FILE.dfg.mlir --bundle B.json` end to end, against Python references."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.cli import main
+
+DATA = Path(__file__).with_name("data")
+
+
+def _run(tmp_path: Path, dfg: Path, bundle: Bundle, capsys) -> tuple[int, str, dict]:
+    bpath = tmp_path / "case.bundle.json"
+    bundle.save(bpath)
+    status = main(["run", str(dfg), "--bundle", str(bpath), "-o", str(tmp_path)])
+    out = capsys.readouterr()
+    name = dfg.name.removesuffix(".dfg.mlir")
+    report_path = tmp_path / f"{name}.golden.json"
+    report = json.loads(report_path.read_text()) if report_path.exists() else {}
+    return status, out.out + out.err, report
+
+
+def _sum_bundle(n: int, expected: int) -> Bundle:
+    return Bundle("sum", scalar_inputs=[ScalarInput(0, n)],
+                  expected_results=[ExpectedResult(0, expected)])
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 100])
+def test_sum_loop_matches_python(tmp_path, capsys, n):
+    status, out, report = _run(tmp_path, DATA / "sum_loop.dfg.mlir",
+                               _sum_bundle(n, sum(range(n))), capsys)
+    assert status == 0, out
+    assert report["results"] == [sum(range(n))]
+    traces = report["traces"]
+    # seed 002 lengths: raw stream N + 1, gate N (+ its final false), carry N + 1
+    assert len(traces["raw_will_continue"]) == n + 1
+    assert len(traces["body_index"]) == n
+    assert len(traces["acc"]) == n + 1
+
+
+def test_wrong_expectation_is_a_mismatch(tmp_path, capsys):
+    status, out, report = _run(tmp_path, DATA / "sum_loop.dfg.mlir", _sum_bundle(5, 11), capsys)
+    assert status == 1
+    assert "result 0: expected 11, got 10" in out
+    assert report["status"] == "fail"
+
+
+def _scale_bundle(a: list[int], k: int, n: int) -> Bundle:
+    b_before = [7] * 16
+    b_after = [(x * k) & 0xFFFFFFFF if i < n else 7 for i, x in enumerate(a)]
+    return Bundle(
+        "scale",
+        scalar_inputs=[ScalarInput(2, k), ScalarInput(3, n)],
+        memory_regions=[MemoryRegion(0, 4, a), MemoryRegion(1, 4, b_before)],
+        expected_memory_regions=[MemoryRegion(0, 4, a), MemoryRegion(1, 4, b_after)],
+    )
+
+
+@pytest.mark.parametrize("n", [1, 9, 16])
+def test_scale_with_memory_matches_python(tmp_path, capsys, n):
+    a = [(i * 37 - 100) for i in range(16)]
+    status, out, report = _run(tmp_path, DATA / "scale.dfg.mlir", _scale_bundle(a, -3, n), capsys)
+    assert status == 0, out
+    assert report["stats"]["firings_per_op_kind"]["handshake.store"] == n
+
+
+def test_body_memory_control_on_raw_will_continue_is_reported(tmp_path, capsys):
+    """Seed 000's mutation: the ctrl-done carry wired to the raw stream."""
+    text = (DATA / "scale.dfg.mlir").read_text()
+    text = text.replace("%body_index, %after_cond = dataflow.gate %raw_index, %raw_will_continue",
+                        "%rawf:2 = handshake.fork [2] %raw_will_continue : i1\n"
+                        "    %body_index, %after_cond = dataflow.gate %raw_index, %rawf#0")
+    text = text.replace("%ac:5 = handshake.fork [5] %after_cond : i1",
+                        "%ac:5 = handshake.fork [5] %after_cond : i1\n"
+                        "    %bc:2 = handshake.fork [2] %rawf#1 : i1\n"
+                        "    handshake.sink %ac#1 : i1")
+    text = text.replace("dataflow.carry %ac#1, %s#2", "dataflow.carry %bc#0, %s#2")
+    text = text.replace("handshake.cond_br %ac#2, %a_mem#1", "handshake.cond_br %bc#1, %a_mem#1")
+    mutated = tmp_path / "scale.dfg.mlir"
+    mutated.write_text(text)
+    status, out, _ = _run(tmp_path, mutated, _scale_bundle(list(range(16)), 2, 4), capsys)
+    assert status == 1
+    assert "leftover" in out or "deadlock" in out
+
+
+def test_value_used_twice_must_be_forked(tmp_path, capsys):
+    text = (DATA / "sum_loop.dfg.mlir").read_text()
+    text = text.replace("handshake.sink %after_cond : i1", "handshake.sink %raw_index : index")
+    bad = tmp_path / "sum_loop.dfg.mlir"
+    bad.write_text(text)
+    status, out, _ = _run(tmp_path, bad, _sum_bundle(3, 3), capsys)
+    assert status == 2
+    assert "must be forked explicitly" in out
+    assert out.count("\n") == 1
+
+
+def test_malformed_file_is_one_line_with_position(tmp_path, capsys):
+    bad = tmp_path / "bad.dfg.mlir"
+    bad.write_text("module {\n  handshake.func @f(%x: i32) -> (i32) {\n"
+                   "    %y = handshake.fork [2 %x : i32\n  }\n}\n")
+    status, out, _ = _run(tmp_path, bad, _sum_bundle(1, 0), capsys)
+    assert status == 2
+    line = out.strip()
+    assert line.startswith(f"{bad}:3:") and ": error: " in line and "\n" not in line
+
+
+def test_missing_scalar_in_bundle(tmp_path, capsys):
+    status, out, _ = _run(tmp_path, DATA / "sum_loop.dfg.mlir", Bundle("x"), capsys)
+    assert status == 2 and "no scalar input for argument 0" in out
+
+
+def test_function_without_start_token_runs(tmp_path, capsys):
+    # LOOM's unit DFGs take no start token and return no done token
+    dfg = tmp_path / "addk.dfg.mlir"
+    dfg.write_text("module {\n  handshake.func @addk(%x: i32, %y: i32) -> (i32) {\n"
+                   "    %r = arith.addi %x, %y : i32\n    handshake.return %r : i32\n  }\n}\n")
+    bundle = Bundle("addk", scalar_inputs=[ScalarInput(0, -5), ScalarInput(1, 3)],
+                    expected_results=[ExpectedResult(0, -2)])
+    status, out, report = _run(tmp_path, dfg, bundle, capsys)
+    assert status == 0, out
