@@ -1,0 +1,265 @@
+"""Reading, verifying and writing MLIR text with LOOM's dialects.
+
+Every parse or verify failure becomes a `LoomError` with the file, line and
+column of the offending token or op and a one-line message.
+
+Source locations: xDSL 0.74 keeps MLIR `loc(...)` on ops (`op.location`) and
+on block arguments, so C source lines travel as ordinary MLIR locations. It
+cannot parse two forms that mlir-opt prints (location aliases defined after
+the module, and `"f":L:C to L:C` ranges); `parse_module` rewrites those
+before parsing. `print_module` prints every known location and omits
+unknown ones, so a printed `.dfg.mlir` parses back to the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from io import StringIO
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Span
+
+from loom.diagnostics import LoomError, Location
+from loom.dialects.dataflow import Dataflow
+from loom.dialects.handshake import Handshake
+
+# Upstream dialects a LOOM pipeline reads (loaded lazily, on first use).
+_UPSTREAM_DIALECTS = ("builtin", "arith", "func", "scf", "cf", "memref", "math", "llvm")
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with the upstream dialects LOOM reads plus handshake and dataflow."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    available = get_all_dialects()
+    for name in _UPSTREAM_DIALECTS:
+        ctx.register_dialect(name, available[name])
+    ctx.load_dialect(Handshake)
+    ctx.load_dialect(Dataflow)
+    return ctx
+
+
+# --- parsing -----------------------------------------------------------------------
+
+
+@dataclass
+class ParsedModule:
+    """A parsed module plus where each op starts in the text (for diagnostics)."""
+
+    module: ModuleOp
+    filename: str
+    op_positions: dict[Operation, Location] = field(default_factory=dict)
+
+
+class _LocatingParser(Parser):
+    """Parser that records the source position of every op it parses."""
+
+    def __init__(self, ctx: Context, text: str, filename: str):
+        super().__init__(ctx, text, filename)
+        self.op_positions: dict[Operation, Location] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        try:
+            op = super().parse_operation()
+        except DiagnosticException as err:
+            # An attribute or type whose constructor verifier failed mid-op.
+            raise ParseError(start, _one_line(str(err))) from err
+        self.op_positions[op] = _span_location(start)
+        return op
+
+
+def parse(text: str, filename: str, ctx: Context | None = None) -> ParsedModule:
+    """Parse MLIR text; errors become `LoomError` at the offending token."""
+    parser = _LocatingParser(ctx or make_context(), normalize_locations(text), filename)
+    try:
+        module = parser.parse_module()
+    except ParseError as err:
+        raise LoomError(_one_line(err.msg), _span_location(err.span)) from err
+    except (DiagnosticException, ValueError, TypeError, KeyError, IndexError) as err:
+        where = _span_location(parser._current_token.span)  # pyright: ignore[reportPrivateUsage]
+        raise LoomError(_one_line(f"cannot parse: {err}"), where) from err
+    return ParsedModule(module, filename, parser.op_positions)
+
+
+def parse_module(text: str, filename: str = "<string>") -> ModuleOp:
+    """Parse (without verifying) MLIR text into a module."""
+    return parse(text, filename).module
+
+
+def load_module(path: str | Path) -> ModuleOp:
+    """Read, parse and verify an MLIR file."""
+    name = str(path)
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise LoomError(f"cannot read file: {err}", Location(name)) from err
+    parsed = parse(text, name)
+    verify_module(parsed.module, name, parsed.op_positions)
+    return parsed.module
+
+
+def verify_module(
+    module: Operation,
+    filename: str | None = None,
+    op_positions: dict[Operation, Location] | None = None,
+) -> None:
+    """Verify every op; the first failure (in text order) becomes a `LoomError`.
+
+    The error is located at the op's position in the parsed text when known,
+    else at its source location (`loc(...)`).
+    """
+    positions = op_positions or {}
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+            _verify_blocks(op)
+        except (DiagnosticException, ValueError) as err:
+            where = positions.get(op) or op_location(op)
+            if where is None and filename is not None:
+                where = Location(filename)
+            message = f"'{op.name}' op {_one_line(str(err))}"
+            src = op_location(op)
+            if src is not None and src != where:
+                message += f" (source {src})"
+            raise LoomError(message, where) from err
+
+
+def _verify_blocks(op: Operation) -> None:
+    """The block checks that xDSL only runs when verifying nested ops."""
+    for region in op.regions:
+        if len(region.blocks) == 1 and not region.blocks.first.ops:  # type: ignore[union-attr]
+            if not op.has_trait(NoTerminator):
+                raise DiagnosticException(
+                    "has an empty block in a single-block region that expects a terminator"
+                )
+
+
+def _span_location(span: Span) -> Location:
+    loc = span.get_location()
+    return Location(loc.file, loc.line, loc.col)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+# mlir-opt prints location aliases after the module (`#loc3 = loc("k.c":2:3)`)
+# and ranges (`"k.c":3:5 to :9`); xDSL 0.74 parses neither. Aliases are inlined
+# (their definition lines are blanked so line numbers stay) and ranges cut to
+# their start.
+_LOC_ALIAS_DEF = re.compile(r"^[ \t]*(#[A-Za-z_][\w$.-]*)[ \t]*=[ \t]*loc\((.*)\)[ \t]*$", re.M)
+_LOC_RANGE = re.compile(r"(\"(?:[^\"\\]|\\.)*\":\d+:\d+) to (?:\d+)?:\d+")
+
+
+def normalize_locations(text: str) -> str:
+    """Rewrite MLIR location syntax that xDSL cannot parse into forms it can."""
+    if "loc(" not in text:
+        return text
+    text = _LOC_RANGE.sub(r"\1", text)
+    aliases = {m.group(1): m.group(2) for m in _LOC_ALIAS_DEF.finditer(text)}
+    if not aliases:
+        return text
+    text = _LOC_ALIAS_DEF.sub("", text)
+    use = re.compile(
+        "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
+        + r"(?![\w$.-])"
+    )
+    for _ in range(len(aliases) + 1):  # aliases may refer to aliases
+        aliases = {k: use.sub(lambda m: aliases[m.group(0)], v) for k, v in aliases.items()}
+    return use.sub(lambda m: aliases[m.group(0)], text)
+
+
+# --- source locations ----------------------------------------------------------------
+
+
+def _location_of(loc: Attribute) -> Location | None:
+    match loc:
+        case FileLineColLoc():
+            line, col = loc.line.data, loc.column.data
+            return Location(loc.filename.data, line or None, col or None)
+        case NameLoc():
+            return _location_of(loc.location)
+        case CallSiteLoc():
+            return _location_of(loc.callee) or _location_of(loc.caller)
+        case FusedLoc():
+            for inner in loc.locations.data:  # type: ignore[attr-defined]
+                if (found := _location_of(inner)) is not None:
+                    return found
+            return None
+        case _:
+            return None
+
+
+def op_location(op: Operation | BlockArgument) -> Location | None:
+    """The source (C) location attached to an op or block argument, if any."""
+    return _location_of(op.location)
+
+
+def set_op_location(op: Operation | BlockArgument, where: Location) -> None:
+    """Attach a source location (printed as `loc("file":line:col)`)."""
+    op.location = FileLineColLoc(
+        StringAttr(where.file), IntAttr(where.line or 0), IntAttr(where.col or 0)
+    )
+
+
+# --- printing ------------------------------------------------------------------------
+
+
+class _LoomPrinter(Printer):
+    """Prints `loc(...)` for known locations only (no `loc(unknown)` noise)."""
+
+    def print_op(self, op: Operation) -> None:
+        saved = self.print_debuginfo
+        self.print_debuginfo = not isinstance(op.location, UnknownLoc)
+        try:
+            super().print_op(op)
+        finally:
+            self.print_debuginfo = saved
+
+    def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
+        saved = self.print_debuginfo
+        self.print_debuginfo = not isinstance(arg.location, UnknownLoc)
+        try:
+            super().print_block_argument(arg, print_type)
+        finally:
+            self.print_debuginfo = saved
+
+
+def print_module(module: Operation) -> str:
+    """The textual form of a module (parses back to the same text)."""
+    stream = StringIO()
+    _LoomPrinter(stream=stream).print_op(module)
+    stream.write("\n")
+    return stream.getvalue()
+
+
+__all__ = [
+    "ParsedModule",
+    "load_module",
+    "make_context",
+    "normalize_locations",
+    "op_location",
+    "parse",
+    "parse_module",
+    "print_module",
+    "set_op_location",
+    "verify_module",
+]
