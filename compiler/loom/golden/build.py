@@ -50,7 +50,9 @@ def op_loc(op: Operation, fallback: str) -> Location | None:
 
 
 def _attr(op: Operation, name: str) -> Any:
-    attr = op.properties.get(name) or op.attributes.get(name)
+    attr = op.properties.get(name)
+    if attr is None:
+        attr = op.attributes.get(name)
     if attr is None:
         raise LoomError(f"{op.name} has no '{name}' attribute")
     if isinstance(attr, IntegerAttr):
@@ -149,8 +151,7 @@ def _memory(op: Operation, graph: Graph, bundle: Bundle, arg_index: dict[Any, in
             where: Location | None) -> Memory:
     ld, st = _attr(op, "ld_count"), _attr(op, "st_count")
     if op.name == "handshake.memory":
-        mem_type = op.properties.get("mem_type") or op.attributes.get("mem_type")
-        shape, width = _memref_shape(mem_type, where)
+        shape, width = _memref_shape(_attr(op, "mem_type"), where)
         return Memory(ld, st, shape, width)
     memref = op.operands[0]
     if memref not in arg_index:
@@ -207,8 +208,8 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
         label = names.ops[op]
         where = op_loc(op, filename)
         for operand in op.operands:
-            uses = len(operand.uses)
-            if uses > 1 and operand not in arg_index:
+            if operand.has_more_than_one_use() and operand not in arg_index:
+                uses = operand.uses.get_length()
                 raise LoomError(f"value '{names.values.get(operand, '?')}' is used by {uses} "
                                 "ops; a DFG value must be forked explicitly (handshake.fork)",
                                 where)
