@@ -1,0 +1,56 @@
+"""lower_for (seed 002): scf.for -> one stream, one gate, carries, invariants.
+
+    raw_index, raw_will_continue = stream(lb, step, ub)          {+=, <}
+    body_index, after_cond       = gate(raw_index, raw_will_continue)
+    body control                 = invariant(after_cond, parent control)
+    outer value v used inside    = invariant(after_cond, v)
+    iter_arg i: carry_o          = carry(raw_will_continue, init_i, yield_i)
+                body_i, exit_i   = cond_br(raw_will_continue, carry_o)
+
+raw_will_continue (N + 1 events) feeds only the loop boundary: the gate, the
+iter_arg carries and their split. Everything body-local uses after_cond (N).
+A loop whose trip count may be zero arrives here already wrapped in an
+scf.if guard (zero_trip_guard.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import scf
+
+from loom.lowering.state import RegionState
+
+if TYPE_CHECKING:
+    from loom.lowering.region import Lowering
+
+
+def lower_for(lowering: Lowering, for_op: scf.ForOp, parent_state: RegionState) -> None:
+    b = parent_state.b
+    lb = parent_state.lookup(for_op.lb)
+    ub = parent_state.lookup(for_op.ub)
+    step = parent_state.lookup(for_op.step)
+
+    b.loc = for_op.location
+    raw_index, raw_will_continue = b.stream(lb, step, ub, "+=", "<")
+    body_index, after_cond = b.gate(raw_index, raw_will_continue)
+    lowering.record.conditions[for_op] = after_cond
+    lowering.record.raw_conditions[for_op] = raw_will_continue
+    lowering.record.after_conds[for_op] = after_cond
+
+    body_state = parent_state.child("for", lambda v: b.invariant(after_cond, v))
+    body = for_op.body.block
+    body_state.map(body.args[0], body_index)
+
+    carries = []
+    for iter_arg, init, result in zip(body.args[1:], for_op.iter_args, for_op.results):
+        feedback_placeholder = b.placeholder(init.type)
+        carry_o = b.carry(raw_will_continue, parent_state.lookup(init), feedback_placeholder)
+        body_iter, exit_iter = b.cond_br(raw_will_continue, carry_o)  # split_by_raw_cond
+        body_state.map(iter_arg, body_iter)
+        parent_state.map(result, exit_iter)
+        carries.append(feedback_placeholder)
+
+    body_results = lowering.lower_region(body, body_state)
+    for feedback_placeholder, yielded in zip(carries, body_results):
+        b.patch(feedback_placeholder, yielded)

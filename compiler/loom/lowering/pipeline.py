@@ -1,0 +1,118 @@
+"""SCF to DFG for one function: control, memory, legalization, checks.
+
+    guard zero-trip loops         (zero_trip_guard.py)
+    lower_region(body)            (region.py, for_loop.py, while_loop.py, if_else.py)
+    per root memref: interface    (memory_interface.py)
+                     ctrl-done    (memory_control.py, serial-recursive)
+    return control = join(group done tokens), or the entry token without memory
+    forks, join trees             (legalize.py)
+    invariant checker             (invariant_check.py)
+
+The handshake.func takes the function's arguments plus a trailing `none`
+start token and returns its results plus a trailing `none` done token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import func as func_d
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    ModuleOp,
+    NoneType,
+    UnrealizedConversionCastOp,
+    i64,
+)
+from xdsl.ir import BlockArgument, Operation
+
+from loom.diagnostics import Location, LoomError
+from loom.dialects import handshake as hs
+from loom.lowering.builder import DfgBuilder
+from loom.lowering.invariant_check import check_invariants
+from loom.lowering.legalize import check_join_limit, insert_forks, legalize_joins
+from loom.lowering.memory_control import build_ctrl_done
+from loom.lowering.memory_interface import connect_group, group_by_root
+from loom.lowering.records import LoweringRecord
+from loom.lowering.region import Lowering
+from loom.lowering.state import RegionState
+from loom.lowering.zero_trip_guard import guard_zero_trip_loops
+
+JOIN_FANIN_ATTR = "loom.adg_max_join_fanin"
+
+
+@dataclass
+class LoweredFunction:
+    func: hs.FuncOp
+    record: LoweringRecord
+
+
+def find_top(module: ModuleOp, top: str | None, filename: str) -> func_d.FuncOp:
+    funcs = [op for op in module.ops if isinstance(op, func_d.FuncOp) and op.body.blocks]
+    if top is not None:
+        funcs = [f for f in funcs if f.sym_name.data == top]
+        if not funcs:
+            raise LoomError(f"no function named '{top}' in the SCF module", Location(filename))
+    if len(funcs) != 1:
+        raise LoomError(f"the SCF module has {len(funcs)} functions; name the top with --top",
+                        Location(filename))
+    return funcs[0]
+
+
+def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str) -> LoweredFunction:
+    guard_zero_trip_loops(scf_func)
+    ftype = scf_func.function_type
+    inputs = [*ftype.inputs.data, NoneType()]
+    outputs = [*ftype.outputs.data, NoneType()]
+    dfg = hs.FuncOp(scf_func.sym_name.data, inputs, outputs)
+    dfg.location = scf_func.location
+    body = dfg.body.block
+    scf_body = scf_func.body.block
+    start = body.args[-1]
+    start.name_hint = "start"
+    b = DfgBuilder(body)
+
+    state = RegionState(b, "func", None)
+    state.set_control(start)
+    for scf_arg, arg in zip(scf_body.args, body.args):
+        arg.name_hint = scf_arg.name_hint
+        state.map(scf_arg, arg)
+
+    record = LoweringRecord()
+    results = Lowering(record).lower_region(scf_body, state)
+
+    dones = []
+    for mem_id, (root, group) in enumerate(group_by_root(record.accesses).items()):
+        memref_arg = body.args[root.index] if isinstance(root, BlockArgument) else None
+        connect_group(b, root, group, memref_arg, mem_id)
+        dones.append(build_ctrl_done(b, record, group, scf_body, state.control))
+    b.loc = scf_func.location
+    done = dones[0] if len(dones) == 1 else b.join(dones) if dones else state.control
+    ret = hs.ReturnOp([*results, done])
+    ret.location = _return_location(scf_func)
+    body.add_op(ret)
+
+    leftover = [op for op in body.ops if isinstance(op, UnrealizedConversionCastOp)]
+    if leftover:
+        raise LoomError("internal: the lowering left an unconnected value", Location(filename))
+    insert_forks(body)
+    legalize_joins(body, max_join_fanin, filename)
+    check_invariants(dfg, record, filename)
+    return LoweredFunction(dfg, record)
+
+
+def _return_location(scf_func: func_d.FuncOp):
+    last = scf_func.body.block.last_op
+    return last.location if last is not None else scf_func.location
+
+
+def lower_module(scf_module: ModuleOp, top: str | None, max_join_fanin: int,
+                 filename: str) -> tuple[ModuleOp, LoweredFunction]:
+    check_join_limit(max_join_fanin, filename)
+    lowered = lower_function(find_top(scf_module, top, filename), max_join_fanin, filename)
+    module = ModuleOp([lowered.func])
+    module.attributes[JOIN_FANIN_ATTR] = IntegerAttr(max_join_fanin, i64)
+    return module, lowered
+
+
+__all__ = ["lower_module", "lower_function", "find_top", "Operation"]

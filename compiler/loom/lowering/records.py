@@ -1,0 +1,37 @@
+"""What the control lowering leaves behind for the memory lowering.
+
+Seed 000: each access keeps its op, root memref, kind, a global order index
+and its SCF nesting path; each SCF op keeps the DFG condition streams that
+the ctrl-done network needs (after_cond of a for, the raw condition of a
+while, the branch condition of an if).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation, SSAValue
+
+
+@dataclass(eq=False)
+class Access:
+    scf_op: Operation                 # memref.load / memref.store
+    dfg_op: Operation                 # handshake.load / handshake.store
+    root: SSAValue                    # the root memref (func arg or alloca)
+    kind: str                         # "load" | "store"
+    order: int                        # global program order
+    path: tuple[Operation, ...]       # enclosing scf ops, outermost first
+    ctrl: SSAValue                    # placeholder for the ctrl-done input
+    data_from_mem: SSAValue | None    # placeholder (loads)
+    done: SSAValue | None = None      # the memory's done token for this access
+
+
+@dataclass
+class LoweringRecord:
+    accesses: list[Access] = field(default_factory=list)
+    #: scf.for -> after_cond; scf.while -> raw_will_continue; scf.if -> cond
+    conditions: dict[Operation, SSAValue] = field(default_factory=dict)
+    #: scf.for -> raw_will_continue (for the checker and the stream-length report)
+    raw_conditions: dict[Operation, SSAValue] = field(default_factory=dict)
+    #: scf.for / scf.while -> after_cond
+    after_conds: dict[Operation, SSAValue] = field(default_factory=dict)
