@@ -30,8 +30,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -74,6 +74,7 @@ class _LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str, filename: str):
         super().__init__(ctx, text, filename)
         self.op_positions: dict[Operation, Location] = {}
+        self.first_use: dict[str, Span] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -85,6 +86,32 @@ class _LocatingParser(Parser):
         self.op_positions[op] = _span_location(start)
         return op
 
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        # Remember where a not-yet-defined value is first used, for the
+        # "used but never defined" error that xDSL reports at end of file.
+        if operand.operand_name not in self.ssa_values:
+            self.first_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def undefined_value_error(self) -> LoomError | None:
+        names = [n for n in self.forward_ssa_references if n in self.first_use]
+        if not names:
+            return None
+        first = min(names, key=lambda n: self.first_use[n].start)
+        return LoomError(
+            f"value %{first} is used but never defined", _span_location(self.first_use[first])
+        )
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        # xDSL reports an unknown op at the token after its name; point at the name.
+        try:
+            return super()._get_op_by_name(name)
+        except ParseError as err:
+            at = self.lexer.input.content.rfind(name, 0, self.pos)
+            if at < 0:
+                raise
+            raise ParseError(Span(at, at + len(name), self.lexer.input), err.msg) from None
+
 
 def parse(text: str, filename: str, ctx: Context | None = None) -> ParsedModule:
     """Parse MLIR text; errors become `LoomError` at the offending token."""
@@ -92,6 +119,9 @@ def parse(text: str, filename: str, ctx: Context | None = None) -> ParsedModule:
     try:
         module = parser.parse_module()
     except ParseError as err:
+        if err.msg.startswith("values used but not defined"):
+            if (undefined := parser.undefined_value_error()) is not None:
+                raise undefined from err
         raise LoomError(_one_line(err.msg), _span_location(err.span)) from err
     except (DiagnosticException, ValueError, TypeError, KeyError, IndexError) as err:
         where = _span_location(parser._current_token.span)  # pyright: ignore[reportPrivateUsage]

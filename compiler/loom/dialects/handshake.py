@@ -109,7 +109,7 @@ def _check_select(t: Attribute, n: int, what: str) -> None:
         raise VerifyException(f"{what} must be an integer or index, got {t}")
     need = max(1, (n - 1).bit_length())
     if data_width(t) < need:
-        raise VerifyException(f"{what} type {t} is too original for {n} inputs (needs {need} bits)")
+        raise VerifyException(f"{what} type {t} is too narrow for {n} inputs (needs {need} bits)")
 
 
 def _check_address(t: Attribute, what: str) -> None:
