@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import scf
+from xdsl.ir import SSAValue
 
 from loom.lowering.state import RegionState
 
@@ -31,14 +32,26 @@ def lower_for(lowering: Lowering, for_op: scf.ForOp, parent_state: RegionState) 
     ub = parent_state.lookup(for_op.ub)
     step = parent_state.lookup(for_op.step)
 
+    record = lowering.record
     b.loc = for_op.location
     raw_index, raw_will_continue = b.stream(lb, step, ub, "+=", "<")
     body_index, after_cond = b.gate(raw_index, raw_will_continue)
-    lowering.record.conditions[for_op] = after_cond
-    lowering.record.raw_conditions[for_op] = raw_will_continue
-    lowering.record.after_conds[for_op] = after_cond
+    name = lowering.name_loop(for_op, "for")
+    for value, role in ((raw_index, "raw_index"), (raw_will_continue, "raw_will_continue"),
+                        (body_index, "body_index"), (after_cond, "after_cond")):
+        value.name_hint = f"{name}_{role}"
+    record.conditions[for_op] = after_cond
+    record.raw_conditions[for_op] = raw_will_continue
+    record.after_conds[for_op] = after_cond
+    boundary = record.boundary_ops.setdefault(for_op, [])
+    invariants = record.body_invariants.setdefault(for_op, [])
 
-    body_state = parent_state.child("for", lambda v: b.invariant(after_cond, v))
+    def body_invariant(v: SSAValue) -> SSAValue:
+        result = b.invariant(after_cond, v)
+        invariants.append(result.owner)
+        return result
+
+    body_state = parent_state.child("for", body_invariant)
     body = for_op.body.block
     body_state.map(body.args[0], body_index)
 
@@ -47,6 +60,7 @@ def lower_for(lowering: Lowering, for_op: scf.ForOp, parent_state: RegionState) 
         feedback_placeholder = b.placeholder(init.type)
         carry_o = b.carry(raw_will_continue, parent_state.lookup(init), feedback_placeholder)
         body_iter, exit_iter = b.cond_br(raw_will_continue, carry_o)  # split_by_raw_cond
+        boundary += [carry_o.owner, body_iter.owner]
         body_state.map(iter_arg, body_iter)
         parent_state.map(result, exit_iter)
         carries.append(feedback_placeholder)

@@ -35,3 +35,9 @@ class LoweringRecord:
     raw_conditions: dict[Operation, SSAValue] = field(default_factory=dict)
     #: scf.for / scf.while -> after_cond
     after_conds: dict[Operation, SSAValue] = field(default_factory=dict)
+    #: scf.for -> its iter_arg carries and their raw splits (the loop boundary)
+    boundary_ops: dict[Operation, list[Operation]] = field(default_factory=dict)
+    #: scf.for -> the body-local invariants created for it
+    body_invariants: dict[Operation, list[Operation]] = field(default_factory=dict)
+    #: loop number for names: scf.for / scf.while -> "for0", "while1", ...
+    loop_names: dict[Operation, str] = field(default_factory=dict)

@@ -58,6 +58,11 @@ class Lowering:
                 self.lower_op(op, state)
         return []
 
+    def name_loop(self, op: Operation, kind: str) -> str:
+        name = f"{kind}{len(self.record.loop_names)}"
+        self.record.loop_names[op] = name
+        return name
+
     def _nested(self, op: Operation, lower) -> None:
         self.path.append(op)
         try:

@@ -50,6 +50,9 @@ def lower_while(lowering: Lowering, while_op: scf.WhileOp, parent_state: RegionS
     b.patch(raw[0], raw_will_continue)
     raw[0] = raw_will_continue
     _, after_cond = b.gate(raw_will_continue, raw_will_continue)
+    name = lowering.name_loop(while_op, "while")
+    raw_will_continue.name_hint = f"{name}_raw_will_continue"
+    after_cond.name_hint = f"{name}_after_cond"
     lowering.record.conditions[while_op] = raw_will_continue
     lowering.record.raw_conditions[while_op] = raw_will_continue
     lowering.record.after_conds[while_op] = after_cond

@@ -1,0 +1,58 @@
+"""Legalization (seed 003): single use, join trees within loom.adg_max_join_fanin."""
+
+import pytest
+
+from loom.bundle import Bundle
+from loom.diagnostics import LoomError
+from loom.dialects import handshake as hs
+from loom.golden.run import find_func, run_dfg
+from loom.ir import parse_module, print_module
+from loom.lowering.legalize import insert_forks, legalize_joins
+
+
+def _join_module(fanin: int) -> str:
+    args = ", ".join(f"%t{i}: none" for i in range(fanin))
+    ops = ", ".join(f"%t{i}" for i in range(fanin))
+    types = ", ".join(["none"] * fanin)
+    return (f"module {{\n  handshake.func @j({args}) -> (none) {{\n"
+            f"    %j = handshake.join {ops} : {types}\n"
+            f"    handshake.return %j : none\n  }}\n}}\n")
+
+
+@pytest.mark.parametrize("limit", [2, 3, 64])
+@pytest.mark.parametrize("fanin", [1, 2, 3, 4, 7, 64, 65, 100])
+def test_join_trees_respect_the_limit_and_keep_semantics(limit, fanin):
+    module = parse_module(_join_module(fanin), "j")
+    func = find_func(module, None, "j")
+    legalize_joins(func.body.block, limit, "j")
+    joins = [op for op in func.body.block.ops if isinstance(op, hs.JoinOp)]
+    assert all(len(j.operands) <= limit for j in joins)
+    # every input still reaches the single output join exactly once
+    text = print_module(module)
+    reparsed = find_func(parse_module(text, "j"), None, "j")
+    run = run_dfg(reparsed, Bundle("j"), "j")
+    assert run.ok, run.problems()
+    assert sum(len(j.operands) for j in joins) == fanin + len(joins) - 1
+
+
+@pytest.mark.parametrize("limit", [1, 0])
+def test_limit_below_two_rejects_wider_joins(limit):
+    module = parse_module(_join_module(3), "j")
+    func = find_func(module, None, "j")
+    with pytest.raises(LoomError, match="cannot be legalized"):
+        legalize_joins(func.body.block, limit, "j")
+    narrow = parse_module(_join_module(1), "j")
+    legalize_joins(find_func(narrow, None, "j").body.block, limit, "j")
+
+
+def test_forks_make_every_value_single_use():
+    text = ("module {\n  handshake.func @f(%x: i32) -> (i32) {\n"
+            "    %a = arith.addi %x, %x : i32\n    %b = arith.muli %a, %x : i32\n"
+            "    %c = arith.subi %b, %a : i32\n    handshake.return %c : i32\n  }\n}\n")
+    module = parse_module(text, "f")
+    body = find_func(module, None, "f").body.block
+    insert_forks(body)
+    values = [*body.args, *(r for op in body.ops for r in op.results)]
+    assert all(v.uses.get_length() <= 1 for v in values)
+    forks = [op for op in body.ops if isinstance(op, hs.ForkOp)]
+    assert sorted(len(f.results) for f in forks) == [2, 3]
