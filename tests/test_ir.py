@@ -14,9 +14,11 @@ from loom.ir import (
     make_context,
     normalize_locations,
     op_location,
+    parse,
     parse_module,
     print_module,
     set_op_location,
+    verify_module,
 )
 
 DATA = Path(__file__).parent / "dialects" / "data"
@@ -221,3 +223,18 @@ def test_real_mlir_opt_output_keeps_locations(tmp_path):
     assert op_location(ops["arith.addi"]) == Location("k.c", 12, 3)
     assert op_location(ops["arith.muli"]) == Location("k.c", 13, 5)
     assert op_location(ops["arith.xori"]) == Location("k.c", 15, 1)
+
+
+def test_arith_index_castui_is_available():
+    """MLIR emits it; xDSL 0.74 lacks it (arith_extras.py)."""
+    text = """func.func @f(%x: i32) -> index {
+  %i = arith.index_castui %x : i32 to index
+  func.return %i : index
+}
+"""
+    assert "arith.index_castui %x : i32 to index" in print_module(parse_module(text))
+    bad = text.replace(": i32 to index", ": i32 to i64").replace("-> index", "-> i64").replace(
+        "%i : index", "%i : i64")
+    with pytest.raises(LoomError, match="cast incompatible"):
+        parsed = parse(bad, "f.mlir")
+        verify_module(parsed.module, "f.mlir", parsed.op_positions)

@@ -38,10 +38,12 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 
 from loom.diagnostics import LoomError, Location
+from loom.dialects.arith_extras import arith_dialect
 from loom.dialects.dataflow import Dataflow
 from loom.dialects.handshake import Handshake
 
-# Upstream dialects a LOOM pipeline reads (loaded lazily, on first use).
+# Upstream dialects a LOOM pipeline reads (loaded lazily, on first use); arith
+# gains the ops xDSL 0.74 lacks (arith_extras.py).
 _UPSTREAM_DIALECTS = ("builtin", "arith", "func", "scf", "cf", "memref", "math", "llvm")
 
 
@@ -49,6 +51,7 @@ def make_context(allow_unregistered: bool = False) -> Context:
     """A context with the upstream dialects LOOM reads plus handshake and dataflow."""
     ctx = Context(allow_unregistered=allow_unregistered)
     available = get_all_dialects()
+    available["arith"] = arith_dialect
     for name in _UPSTREAM_DIALECTS:
         ctx.register_dialect(name, available[name])
     ctx.load_dialect(Handshake)

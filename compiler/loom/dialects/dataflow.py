@@ -31,26 +31,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from loom.dialects import syntax
-from loom.dialects.channel_types import (
-    ChannelType,
-    canonical_type,
-    check_edge_type,
-    data_type,
-    same_edge_type,
-)
+from loom.dialects.channel_types import check_edge_type, data_type, same_edge_type
+from loom.dialects.edge_checks import check_condition, is_condition_type
 
 STEP_OPS: tuple[str, ...] = ("+=", "-=", "*=", "/=", "<<=", ">>=")
 CONT_CONDS: tuple[str, ...] = ("<", "<=", ">", ">=", "!=")
-
-
-def is_condition_type(t: Attribute) -> bool:
-    """`i1` or `!handshake.channel<i1>` (no extras)."""
-    return canonical_type(t) == ChannelType(i1)
-
-
-def _check_condition(t: Attribute, what: str) -> None:
-    if not is_condition_type(t):
-        raise VerifyException(f"{what} must be i1 (or !handshake.channel<i1>), got {t}")
 
 
 def _check_same(a: Attribute, b: Attribute, what_a: str, what_b: str) -> None:
@@ -153,7 +138,7 @@ class StreamOp(IRDLOperation):
         _check_same(self.step.type, t, "step", "start")
         _check_same(self.bound.type, t, "bound", "start")
         _check_same(self.idx.type, t, "idx result", "start")
-        _check_condition(self.cont.type, "cont result")
+        check_condition(self.cont.type, "cont result")
 
 
 @irdl_op_definition
@@ -175,7 +160,7 @@ class GateOp(_ArrowFormOp):
 
     def verify_(self) -> None:
         check_edge_type(self.before_value.type, "before_value")
-        _check_condition(self.before_cond.type, "before_cond")
+        check_condition(self.before_cond.type, "before_cond")
         _check_same(self.after_value.type, self.before_value.type, "after_value", "before_value")
         _check_same(self.after_cond.type, self.before_cond.type, "after_cond", "before_cond")
 
@@ -195,7 +180,7 @@ class CarryOp(_ArrowFormOp):
         super().__init__(operands=[cond, init, loop], result_types=[init.type])
 
     def verify_(self) -> None:
-        _check_condition(self.cond.type, "condition %d")
+        check_condition(self.cond.type, "condition %d")
         check_edge_type(self.init.type, "initial value %a")
         _check_same(self.loop.type, self.init.type, "loop value %b", "initial value %a")
         _check_same(self.output.type, self.init.type, "result", "initial value %a")
@@ -215,7 +200,7 @@ class InvariantOp(_ArrowFormOp):
         super().__init__(operands=[cond, init], result_types=[init.type])
 
     def verify_(self) -> None:
-        _check_condition(self.cond.type, "condition %d")
+        check_condition(self.cond.type, "condition %d")
         check_edge_type(self.init.type, "invariant value %a")
         _check_same(self.output.type, self.init.type, "result", "invariant value %a")
 

@@ -18,10 +18,10 @@ text still round-trips:
     %j = handshake.join %a, %b : none, i32 -> !handshake.control
     %s = handshake.source : !handshake.control
 
-Memory ports (extmemory/memory) follow seed 000's store-first packing:
-operands are, per store, (data, address...) then, per load, (address...);
-results are the load data per load, then the store done tokens, then the load
-done tokens. `ld_count`/`st_count` are i32 properties (as in CIRCT).
+This module holds the function, return and token-routing ops and the
+`Handshake` dialect; the memory ops live in handshake_memory.py and seed
+004's bundle/unbundle/compose/decompose in handshake_channels.py (all are
+re-exported here, so `handshake.LoadOp` works).
 """
 
 from __future__ import annotations
@@ -34,17 +34,15 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     NoneType,
     StringAttr,
     SymbolNameConstraint,
     i1,
-    i32,
     i64,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
@@ -58,7 +56,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
@@ -68,71 +66,20 @@ from loom.dialects.channel_types import (
     ChannelType,
     ControlType,
     ExtraSignalAttr,
-    canonical_type,
     check_edge_type,
     data_type,
-    data_width,
-    is_control,
-    same_edge_type,
 )
+from loom.dialects.edge_checks import (
+    check_all_same,
+    check_condition,
+    check_control,
+    check_same,
+    check_select,
+)
+from loom.dialects.handshake_channels import BundleOp, ComposeOp, DecomposeOp, UnbundleOp
+from loom.dialects.handshake_memory import ExternalMemoryOp, LoadOp, MemoryOp, StoreOp
 
 BUFFER_TYPES: tuple[str, ...] = ("seq", "fifo")
-
-
-# --- shared checks -------------------------------------------------------------------
-
-
-def _check_control(t: Attribute, what: str) -> None:
-    if not is_control(t):
-        raise VerifyException(f"{what} must be none or !handshake.control, got {t}")
-
-
-def _check_condition(t: Attribute, what: str) -> None:
-    if canonical_type(t) != ChannelType(i1):
-        raise VerifyException(f"{what} must be i1 (or !handshake.channel<i1>), got {t}")
-
-
-def _check_same(t: Attribute, expected: Attribute, what: str) -> None:
-    if not same_edge_type(t, expected):
-        raise VerifyException(f"{what} has type {t}, expected {expected}")
-
-
-def _check_all_same(types: Sequence[Attribute], expected: Attribute, what: str) -> None:
-    for i, t in enumerate(types):
-        _check_same(t, expected, f"{what} #{i}")
-
-
-def _check_select(t: Attribute, n: int, what: str) -> None:
-    """An index/integer select able to name `n` inputs."""
-    check_edge_type(t, what)
-    if not isinstance(data_type(t), IntegerType | IndexType):
-        raise VerifyException(f"{what} must be an integer or index, got {t}")
-    need = max(1, (n - 1).bit_length())
-    if data_width(t) < need:
-        raise VerifyException(f"{what} type {t} is too narrow for {n} inputs (needs {need} bits)")
-
-
-def _check_address(t: Attribute, what: str) -> None:
-    check_edge_type(t, what)
-    if not isinstance(data_type(t), IntegerType | IndexType):
-        raise VerifyException(f"{what} must be an index or integer, got {t}")
-
-
-def _int_prop(value: int, type: IntegerType = i64) -> IntegerAttr:
-    return IntegerAttr(value, type)
-
-
-def _defined_before(value: SSAValue, op: Operation) -> bool:
-    """Whether `value` is printed before `op` (so a parser knows its type there)."""
-    owner = value.owner
-    if isinstance(owner, Block):
-        return True
-    anc: Operation | None = op
-    while anc is not None:
-        if anc.parent_block() is owner.parent_block():
-            return owner.is_before_in_block(anc)
-        anc = anc.parent_op()
-    return False
 
 
 # --- function and return ---------------------------------------------------------------
@@ -239,7 +186,7 @@ class FuncOp(IRDLOperation):
                 f"the function returns {len(outputs)} values"
             )
         for i, (v, t) in enumerate(zip(ret.operands, outputs)):
-            _check_same(v.type, t, f"return value #{i}")
+            check_same(v.type, t, f"return value #{i}")
 
 
 def _names(attr: Attribute | None) -> list[str] | None:
@@ -315,7 +262,7 @@ class _ForkLike(IRDLOperation):
         check_edge_type(t, "operand")
         if not self.results:
             raise VerifyException("needs at least one result")
-        _check_all_same(self.result_types, t, "result")
+        check_all_same(self.result_types, t, "result")
 
 
 @irdl_op_definition
@@ -383,7 +330,7 @@ class JoinOp(IRDLOperation):
             raise VerifyException("needs at least one operand")
         for i, t in enumerate(self.operand_types):
             check_edge_type(t, f"operand #{i}")
-        _check_control(self.result.type, "result")
+        check_control(self.result.type, "result")
 
 
 @irdl_op_definition
@@ -423,7 +370,7 @@ class SyncOp(IRDLOperation):
             )
         for i, (t, r) in enumerate(zip(self.operand_types, self.result_types)):
             check_edge_type(t, f"operand #{i}")
-            _check_same(r, t, f"result #{i}")
+            check_same(r, t, f"result #{i}")
 
 
 @irdl_op_definition
@@ -461,7 +408,7 @@ class MergeOp(IRDLOperation):
             raise VerifyException("needs at least one operand")
         t = self.result.type
         check_edge_type(t, "result")
-        _check_all_same(self.operand_types, t, "operand")
+        check_all_same(self.operand_types, t, "operand")
 
 
 @irdl_op_definition
@@ -500,8 +447,8 @@ class ControlMergeOp(IRDLOperation):
             raise VerifyException("needs at least one operand")
         t = self.result.type
         check_edge_type(t, "result")
-        _check_all_same(self.operand_types, t, "operand")
-        _check_select(self.index.type, len(self.operands), "index result")
+        check_all_same(self.operand_types, t, "operand")
+        check_select(self.index.type, len(self.operands), "index result")
 
 
 @irdl_op_definition
@@ -547,8 +494,8 @@ class MuxOp(IRDLOperation):
             raise VerifyException("needs at least one data operand")
         t = self.result.type
         check_edge_type(t, "result")
-        _check_all_same([v.type for v in self.data_operands], t, "data operand")
-        _check_select(self.select.type, len(self.data_operands), "select")
+        check_all_same([v.type for v in self.data_operands], t, "data operand")
+        check_select(self.select.type, len(self.data_operands), "select")
 
 
 @irdl_op_definition
@@ -589,11 +536,11 @@ class ConditionalBranchOp(IRDLOperation):
         printer.print_attribute(self.data_operand.type)
 
     def verify_(self) -> None:
-        _check_condition(self.condition.type, "condition")
+        check_condition(self.condition.type, "condition")
         t = self.data_operand.type
         check_edge_type(t, "data operand")
-        _check_same(self.true_result.type, t, "true result")
-        _check_same(self.false_result.type, t, "false result")
+        check_same(self.true_result.type, t, "true result")
+        check_same(self.false_result.type, t, "false result")
 
 
 @irdl_op_definition
@@ -611,7 +558,7 @@ class BufferOp(IRDLOperation):
         super().__init__(
             operands=[operand],
             result_types=[operand.type],
-            properties={"slots": _int_prop(slots), "buffer_type": StringAttr(buffer_type)},
+            properties={"slots": IntegerAttr(slots, i64), "buffer_type": StringAttr(buffer_type)},
         )
 
     @classmethod
@@ -628,7 +575,7 @@ class BufferOp(IRDLOperation):
         return cls.create(
             operands=[value],
             result_types=t,
-            properties={"slots": _int_prop(slots), "buffer_type": StringAttr(kind)},
+            properties={"slots": IntegerAttr(slots, i64), "buffer_type": StringAttr(kind)},
             attributes=attrs,
         )
 
@@ -648,7 +595,7 @@ class BufferOp(IRDLOperation):
                 f"{' '.join(BUFFER_TYPES)}"
             )
         check_edge_type(self.operand.type, "operand")
-        _check_same(self.result.type, self.operand.type, "result")
+        check_same(self.result.type, self.operand.type, "result")
 
 
 @irdl_op_definition
@@ -690,7 +637,7 @@ class ConstantOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        _check_control(self.ctrl.type, "ctrl")
+        check_control(self.ctrl.type, "ctrl")
         t = self.result.type
         check_edge_type(t, "result")
         if not isinstance(self.value, IntegerAttr | FloatAttr):
@@ -727,7 +674,7 @@ class SourceOp(IRDLOperation):
             printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        _check_control(self.result.type, "result")
+        check_control(self.result.type, "result")
 
 
 @irdl_op_definition
@@ -758,609 +705,6 @@ class SinkOp(IRDLOperation):
 
     def verify_(self) -> None:
         check_edge_type(self.operand.type, "operand")
-
-
-# --- memory access ---------------------------------------------------------------------
-
-
-class _AccessOp(IRDLOperation):
-    """`%d, %a... = op [%addr...] %data, %ctrl attr-dict : A, D (, C)?`."""
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        addresses = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        rest = syntax.parse_operands(parser)
-        attrs = syntax.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        types = syntax.parse_types(parser)
-        if len(types) == 2:
-            types.append(NoneType())
-        if len(types) != 3:
-            parser.raise_error(
-                f"{cls.name} takes types: address type, data type (, ctrl type)"
-            )
-        addr_t, data_t, ctrl_t = types
-        if len(rest) != 2:
-            parser.raise_error(f"{cls.name} takes [addresses] then data and ctrl operands")
-        values = syntax.resolve(
-            parser, [*addresses, *rest], [addr_t] * len(addresses) + [data_t, ctrl_t], cls.name
-        )
-        return cls.create(
-            operands=values,
-            result_types=[data_t] + [addr_t] * len(addresses),
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        addresses = self.operands[:-2]
-        printer.print_string(" [")
-        syntax.print_operands(printer, addresses)
-        printer.print_string("] ")
-        syntax.print_operands(printer, self.operands[-2:])
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        types = [addresses[0].type if addresses else IndexType(), self.operands[-2].type]
-        if not isinstance(self.operands[-1].type, NoneType):
-            types.append(self.operands[-1].type)
-        syntax.print_types(printer, types)
-
-    def _verify_access(self, data_in: Attribute, data_out: Attribute) -> None:
-        addresses = self.operands[:-2]
-        if not addresses:
-            raise VerifyException("needs at least one address operand")
-        addr_results = self.results[1:]
-        if len(addr_results) != len(addresses):
-            raise VerifyException(
-                f"has {len(addr_results)} address results for {len(addresses)} addresses"
-            )
-        a = addresses[0].type
-        _check_address(a, "address")
-        _check_all_same([v.type for v in addresses], a, "address operand")
-        _check_all_same([r.type for r in addr_results], a, "address result")
-        check_edge_type(data_in, "data operand")
-        _check_same(data_out, data_in, "data result")
-        _check_control(self.operands[-1].type, "ctrl")
-
-
-@irdl_op_definition
-class LoadOp(_AccessOp):
-    """`%d, %a = handshake.load [%addr] %data_from_mem, %ctrl : index, i32`.
-
-    Results: data to the computation, then one address to memory per index.
-    """
-
-    name = "handshake.load"
-
-    addresses = var_operand_def()
-    data_from_mem = operand_def()
-    ctrl = operand_def()
-    data_result = result_def()
-    address_results = var_result_def()
-
-    def __init__(self, addresses: Sequence[SSAValue], data_from_mem: SSAValue, ctrl: SSAValue):
-        super().__init__(
-            operands=[addresses, data_from_mem, ctrl],
-            result_types=[data_from_mem.type, [a.type for a in addresses]],
-        )
-
-    def verify_(self) -> None:
-        self._verify_access(self.data_from_mem.type, self.data_result.type)
-
-
-@irdl_op_definition
-class StoreOp(_AccessOp):
-    """`%d, %a = handshake.store [%addr] %data, %ctrl : index, i32`.
-
-    Results: data to memory, then one address to memory per index.
-    """
-
-    name = "handshake.store"
-
-    addresses = var_operand_def()
-    data = operand_def()
-    ctrl = operand_def()
-    data_result = result_def()
-    address_results = var_result_def()
-
-    def __init__(self, addresses: Sequence[SSAValue], data: SSAValue, ctrl: SSAValue):
-        super().__init__(
-            operands=[addresses, data, ctrl],
-            result_types=[data.type, [a.type for a in addresses]],
-        )
-
-    def verify_(self) -> None:
-        self._verify_access(self.data.type, self.data_result.type)
-
-
-def _parse_port_counts(parser: Parser) -> tuple[int, int]:
-    """`[ld = N, st = M]`."""
-    parser.parse_punctuation("[")
-    parser.parse_keyword("ld")
-    parser.parse_punctuation("=")
-    ld = parser.parse_integer(allow_boolean=False)
-    parser.parse_punctuation(",")
-    parser.parse_keyword("st")
-    parser.parse_punctuation("=")
-    st = parser.parse_integer(allow_boolean=False)
-    parser.parse_punctuation("]")
-    return ld, st
-
-
-class _MemoryLike(IRDLOperation):
-    """Shared checks of memory/extmemory (store-first port packing)."""
-
-    @property
-    def num_loads(self) -> int:
-        return self.properties["ld_count"].value.data  # type: ignore[attr-defined]
-
-    @property
-    def num_stores(self) -> int:
-        return self.properties["st_count"].value.data  # type: ignore[attr-defined]
-
-    def memref_type(self) -> MemRefType:
-        raise NotImplementedError
-
-    def port_inputs(self) -> Sequence[SSAValue]:
-        raise NotImplementedError
-
-    def _verify_ports(self) -> None:
-        ld, st = self.num_loads, self.num_stores
-        if ld < 0 or st < 0:
-            raise VerifyException(f"port counts must be >= 0, got ld = {ld}, st = {st}")
-        mem = self.memref_type()
-        if not isinstance(mem, MemRefType):
-            raise VerifyException(f"memory type must be a memref, got {mem}")
-        rank = len(mem.get_shape())
-        elem = mem.get_element_type()
-        inputs = self.port_inputs()
-        want_in = st * (1 + rank) + ld * rank
-        if len(inputs) != want_in:
-            raise VerifyException(
-                f"has {len(inputs)} port operands, expected {want_in} for ld = {ld}, "
-                f"st = {st} on a rank-{rank} memref (per store: data + {rank} addresses; "
-                f"per load: {rank} addresses)"
-            )
-        want_out = 2 * ld + st
-        if len(self.results) != want_out:
-            raise VerifyException(
-                f"has {len(self.results)} results, expected {want_out} for ld = {ld}, "
-                f"st = {st} (load data, then store done, then load done)"
-            )
-        pos = 0
-        for s in range(st):
-            _check_same(inputs[pos].type, elem, f"store #{s} data")
-            for k in range(rank):
-                _check_address(inputs[pos + 1 + k].type, f"store #{s} address #{k}")
-            pos += 1 + rank
-        for l_ in range(ld):
-            for k in range(rank):
-                _check_address(inputs[pos + k].type, f"load #{l_} address #{k}")
-            pos += rank
-        for l_ in range(ld):
-            _check_same(self.results[l_].type, elem, f"load #{l_} data result")
-        for i, r in enumerate(self.results[ld:]):
-            _check_control(r.type, f"done result #{i}")
-        if not isinstance(self.attributes.get("id"), IntegerAttr):
-            raise VerifyException("needs an integer attribute 'id'")
-
-
-@irdl_op_definition
-class ExternalMemoryOp(_MemoryLike):
-    """`%m:3 = handshake.extmemory[ld = 1, st = 1] (%mem : memref<256xi32>) (%sd, %sa, %la)
-    {id = 0 : i32} : (i32, index, index) -> (i32, none, none)`."""
-
-    name = "handshake.extmemory"
-
-    memref = operand_def(MemRefType)
-    inputs = var_operand_def()
-    outputs = var_result_def()
-    ld_count = prop_def(IntegerAttr)
-    st_count = prop_def(IntegerAttr)
-    id = attr_def(IntegerAttr)
-
-    def __init__(
-        self,
-        memref: SSAValue,
-        inputs: Sequence[SSAValue],
-        result_types: Sequence[Attribute],
-        ld_count: int,
-        st_count: int,
-        id: int,
-    ):
-        super().__init__(
-            operands=[memref, inputs],
-            result_types=[result_types],
-            properties={"ld_count": IntegerAttr(ld_count, i32), "st_count": IntegerAttr(st_count, i32)},
-            attributes={"id": IntegerAttr(id, i32)},
-        )
-
-    def memref_type(self) -> MemRefType:
-        return self.memref.type  # type: ignore[return-value]
-
-    def port_inputs(self) -> Sequence[SSAValue]:
-        return self.inputs
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExternalMemoryOp:
-        ld, st = _parse_port_counts(parser)
-        parser.parse_punctuation("(")
-        mem = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        mem_t = parser.parse_type()
-        parser.parse_punctuation(")")
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        attrs = syntax.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        in_types = syntax.parse_paren_types(parser)
-        parser.parse_punctuation("->")
-        out_types = syntax.parse_paren_types(parser)
-        memref = parser.resolve_operand(mem, mem_t)
-        values = syntax.resolve(parser, operands, in_types, cls.name)
-        return cls.create(
-            operands=[memref, *values],
-            result_types=out_types,
-            properties={"ld_count": IntegerAttr(ld, i32), "st_count": IntegerAttr(st, i32)},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f"[ld = {self.num_loads}, st = {self.num_stores}] (")
-        printer.print_operand(self.memref)
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
-        printer.print_string(") (")
-        syntax.print_operands(printer, self.inputs)
-        printer.print_string(")")
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        syntax.print_paren_types(printer, [v.type for v in self.inputs])
-        printer.print_string(" -> ")
-        syntax.print_paren_types(printer, self.result_types)
-
-    def verify_(self) -> None:
-        self._verify_ports()
-
-
-@irdl_op_definition
-class MemoryOp(_MemoryLike):
-    """`%m:3 = handshake.memory[ld = 1, st = 1] (%sd, %sa, %la) {id = 0 : i32}
-    : memref<256xi32>, (i32, index, index) -> (i32, none, none)`: on-chip memory."""
-
-    name = "handshake.memory"
-
-    inputs = var_operand_def()
-    outputs = var_result_def()
-    ld_count = prop_def(IntegerAttr)
-    st_count = prop_def(IntegerAttr)
-    mem_type = prop_def(MemRefType)
-    id = attr_def(IntegerAttr)
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        result_types: Sequence[Attribute],
-        mem_type: MemRefType,
-        ld_count: int,
-        st_count: int,
-        id: int,
-    ):
-        super().__init__(
-            operands=[inputs],
-            result_types=[result_types],
-            properties={
-                "ld_count": IntegerAttr(ld_count, i32),
-                "st_count": IntegerAttr(st_count, i32),
-                "mem_type": mem_type,
-            },
-            attributes={"id": IntegerAttr(id, i32)},
-        )
-
-    def memref_type(self) -> MemRefType:
-        return self.mem_type
-
-    def port_inputs(self) -> Sequence[SSAValue]:
-        return self.inputs
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemoryOp:
-        ld, st = _parse_port_counts(parser)
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        attrs = syntax.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        mem_t = parser.parse_type()
-        parser.parse_punctuation(",")
-        in_types = syntax.parse_paren_types(parser)
-        parser.parse_punctuation("->")
-        out_types = syntax.parse_paren_types(parser)
-        values = syntax.resolve(parser, operands, in_types, cls.name)
-        return cls.create(
-            operands=values,
-            result_types=out_types,
-            properties={
-                "ld_count": IntegerAttr(ld, i32),
-                "st_count": IntegerAttr(st, i32),
-                "mem_type": mem_t,
-            },
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f"[ld = {self.num_loads}, st = {self.num_stores}] (")
-        syntax.print_operands(printer, self.inputs)
-        printer.print_string(")")
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.mem_type)
-        printer.print_string(", ")
-        syntax.print_paren_types(printer, [v.type for v in self.inputs])
-        printer.print_string(" -> ")
-        syntax.print_paren_types(printer, self.result_types)
-
-    def verify_(self) -> None:
-        self._verify_ports()
-
-
-# --- explicit channels: bundle/unbundle, compose/decompose (seed 004) -------------------
-
-
-def _split_extras(ch: ChannelType) -> tuple[list[Attribute], list[Attribute]]:
-    """(downstream extra types, upstream extra types)."""
-    down = [e.type for e in ch.extra_signals if not e.upstream.data]
-    up = [e.type for e in ch.extra_signals if e.upstream.data]
-    return down, up
-
-
-def _bundle_signature(t: Attribute) -> tuple[list[Attribute], list[Attribute]]:
-    """For bundling into `t`: (operand types, result types).
-
-    channel: operands control, data, downstream extras; results channel, upstream extras.
-    control: operand valid (i1); results control, ready (i1).
-    """
-    if isinstance(t, ChannelType):
-        down, up = _split_extras(t)
-        return [ControlType(), t.data_type, *down], [t, *up]
-    if isinstance(t, ControlType):
-        return [i1], [t, i1]
-    raise VerifyException(f"can only bundle into !handshake.channel or !handshake.control, got {t}")
-
-
-@irdl_op_definition
-class BundleOp(IRDLOperation):
-    """Seed 004: `%ch = handshake.bundle %ctrl, %data [%tag1, %tag2] : channel<...>`;
-    upstream extras are extra results (`%ch, %ready = ... : channel<i32, [r: (U) i1]>`);
-    `%c, %ready = handshake.bundle %valid : control, i1` for a control token."""
-
-    name = "handshake.bundle"
-
-    signals = var_operand_def()
-    outputs = var_result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BundleOp:
-        first = syntax.parse_operands(parser)
-        downs: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation("["):
-            downs = syntax.parse_operands(parser)
-            parser.parse_punctuation("]")
-        attrs = syntax.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        types = syntax.parse_types(parser)
-        t = types[0]
-        if not isinstance(t, ChannelType | ControlType):
-            parser.raise_error(f"{cls.name} result must be a channel or control type", pos)
-        if isinstance(t, ChannelType) and len(types) != 1:
-            parser.raise_error(f"{cls.name} into a channel takes just the channel type", pos)
-        if isinstance(t, ControlType) and len(types) > 2:
-            parser.raise_error(f"{cls.name} into control takes `control, i1`", pos)
-        if isinstance(t, ControlType) and downs:
-            parser.raise_error(f"{cls.name} into control has no extra signals", pos)
-        in_types, out_types = _bundle_signature(t)
-        if isinstance(t, ControlType) and len(types) == 2:
-            in_types, out_types = [types[1]], [t, types[1]]
-        values = syntax.resolve(parser, [*first, *downs], in_types, cls.name)
-        return cls.create(operands=values, result_types=out_types, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        t = self.results[0].type
-        printer.print_string(" ")
-        if isinstance(t, ChannelType):
-            syntax.print_operands(printer, self.operands[:2])
-            if len(self.operands) > 2:
-                printer.print_string(" [")
-                syntax.print_operands(printer, self.operands[2:])
-                printer.print_string("]")
-        else:
-            syntax.print_operands(printer, self.operands)
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        syntax.print_types(printer, self.result_types if isinstance(t, ControlType) else [t])
-
-    def verify_(self) -> None:
-        if not self.results:
-            raise VerifyException("needs a result")
-        ins, outs = _bundle_signature(self.results[0].type)
-        _verify_signature(self, ins, outs)
-
-
-def _verify_signature(op: Operation, ins: list[Attribute], outs: list[Attribute]) -> None:
-    if len(op.operands) != len(ins) or len(op.results) != len(outs):
-        raise VerifyException(
-            f"has {len(op.operands)} operands and {len(op.results)} results, expected "
-            f"{len(ins)} and {len(outs)} for this channel type"
-        )
-    for i, (v, t) in enumerate(zip(op.operands, ins)):
-        if v.type != t and not (is_control(t) and is_control(v.type)):
-            raise VerifyException(f"operand #{i} has type {v.type}, expected {t}")
-    for i, (r, t) in enumerate(zip(op.results, outs)):
-        if r.type != t and not (is_control(t) and is_control(r.type)):
-            raise VerifyException(f"result #{i} has type {r.type}, expected {t}")
-
-
-@irdl_op_definition
-class UnbundleOp(IRDLOperation):
-    """Seed 004: `%ctrl, %data, %t1, %t2 = handshake.unbundle %ch : control, i32, i2, i4`;
-    upstream extras are extra operands (`handshake.unbundle %ch, %ready : control, i32`);
-    `%valid = handshake.unbundle %ctrl, %ready : i1` for a control token.
-
-    The listed types are the results; the channel's own type comes from its
-    definition above. When the channel is defined later in the text (a back
-    edge), it is written explicitly: `: <channel type> -> <result types>`.
-    """
-
-    name = "handshake.unbundle"
-
-    signals = var_operand_def()
-    outputs = var_result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> UnbundleOp:
-        operands = syntax.parse_operands(parser)
-        if not operands:
-            parser.raise_error(f"{cls.name} needs a channel operand")
-        attrs = syntax.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        types = syntax.parse_types(parser)
-        if parser.parse_optional_punctuation("->"):
-            if len(types) != 1:
-                parser.raise_error(f"{cls.name}: write one channel type before '->'")
-            ch_t = types[0]
-            types = syntax.parse_types(parser)
-        else:
-            known = syntax.known_type(parser, operands[0])
-            if known is None:
-                parser.raise_error(
-                    f"type of %{operands[0].operand_name} is not known here; write "
-                    f"`: <channel type> -> <result types>`",
-                    operands[0].span,
-                )
-            ch_t = known
-        if isinstance(ch_t, ChannelType):
-            down, up = _split_extras(ch_t)
-            in_types = [ch_t, *up]
-        elif is_control(ch_t):
-            in_types = [ch_t, i1]
-        else:
-            parser.raise_error(
-                f"{cls.name} operand must be a channel or control, got {ch_t}", operands[0].span
-            )
-        values = syntax.resolve(parser, operands, in_types, cls.name)
-        return cls.create(operands=values, result_types=types, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        syntax.print_operands(printer, self.operands)
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        if self.operands and not _defined_before(self.operands[0], self):
-            printer.print_attribute(self.operands[0].type)
-            printer.print_string(" -> ")
-        syntax.print_types(printer, self.result_types)
-
-    def verify_(self) -> None:
-        if not self.operands:
-            raise VerifyException("needs a channel operand")
-        t = self.operands[0].type
-        if isinstance(t, ChannelType):
-            down, up = _split_extras(t)
-            ins, outs = [t, *up], [ControlType(), t.data_type, *down]
-        elif is_control(t):
-            ins, outs = [t, i1], [i1]
-        else:
-            raise VerifyException(f"operand must be a channel or control, got {t}")
-        _verify_signature(self, ins, outs)
-
-
-def _composed_ok(composed: ChannelType, original: ChannelType) -> str | None:
-    """Why `composed` is not `original` with same-direction signals composed (None = it is).
-
-    Two forms (seed 004): all downstream extras folded into the data bus
-    (`channel<i32, [i2, i4]> -> channel<i38>`), or each direction's extras
-    folded into one extra (`-> channel<i32, [i6, (U) i12]>`).
-    """
-    o_down = [data_width(e.type) for e in original.extra_signals if not e.upstream.data]
-    o_up = [data_width(e.type) for e in original.extra_signals if e.upstream.data]
-    c_down = [data_width(e.type) for e in composed.extra_signals if not e.upstream.data]
-    c_up = [data_width(e.type) for e in composed.extra_signals if e.upstream.data]
-    if len(c_up) > 1 or sum(c_up) != sum(o_up):
-        return (
-            f"upstream extras must compose into at most one signal of {sum(o_up)} bits"
-        )
-    o_data, c_data = data_width(original.data_type), data_width(composed.data_type)
-    if not c_down and c_data == o_data + sum(o_down):
-        return None
-    if c_data == o_data and len(c_down) <= 1 and sum(c_down) == sum(o_down):
-        return None
-    return (
-        f"downstream signals ({o_data} data bits + extras {o_down}) must compose into "
-        f"the data bus or into one extra signal"
-    )
-
-
-class _ComposeLike(IRDLOperation):
-    """`%r = op %x attr-dict : channel<...> -> channel<...>`."""
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operand = parser.parse_unresolved_operand()
-        attrs = syntax.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        in_t = syntax.parse_types(parser)
-        parser.parse_punctuation("->")
-        out_t = syntax.parse_types(parser)
-        value = syntax.resolve(parser, [operand], in_t, cls.name)[0]
-        return cls.create(operands=[value], result_types=out_t, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operands[0].type)
-        printer.print_string(" -> ")
-        syntax.print_types(printer, self.result_types)
-
-    def _verify_compose(self, composed_is_result: bool) -> None:
-        if len(self.results) != 1:
-            raise VerifyException("has exactly one result")
-        a, r = canonical_type(self.operands[0].type), canonical_type(self.results[0].type)
-        if not isinstance(a, ChannelType) or not isinstance(r, ChannelType):
-            raise VerifyException("operand and result must be channels")
-        composed, original = (r, a) if composed_is_result else (a, r)
-        if (problem := _composed_ok(composed, original)) is not None:
-            raise VerifyException(f"cannot turn {a} into {r}: {problem}")
-
-
-@irdl_op_definition
-class ComposeOp(_ComposeLike):
-    """Folds a channel's same-direction extra signals together (seed 004)."""
-
-    name = "handshake.compose"
-
-    operand = operand_def()
-    result = result_def()
-
-    def verify_(self) -> None:
-        self._verify_compose(composed_is_result=True)
-
-
-@irdl_op_definition
-class DecomposeOp(_ComposeLike):
-    """Undoes handshake.compose."""
-
-    name = "handshake.decompose"
-
-    operand = operand_def()
-    result = result_def()
-
-    def verify_(self) -> None:
-        self._verify_compose(composed_is_result=False)
 
 
 Handshake = Dialect(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
@@ -95,3 +95,16 @@ def print_attr_dict(
     """` {props..., attrs...}` (nothing when empty); properties print first."""
     merged = dict(properties or {}) | dict(attributes)
     printer.print_op_attributes(merged)
+
+
+def defined_before(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is printed before `op` (so a parser knows its type there)."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        return True
+    anc: Operation | None = op
+    while anc is not None:
+        if anc.parent_block() is owner.parent_block():
+            return owner.is_before_in_block(anc)
+        anc = anc.parent_op()
+    return False

@@ -1,0 +1,383 @@
+"""handshake memory ops: load, store, and the memory / extmemory interfaces.
+
+    %d, %a = handshake.load [%addr] %data_from_mem, %ctrl : index, i32
+    %d, %a = handshake.store [%addr] %data, %ctrl : index, i32
+    %m:3 = handshake.extmemory[ld = 1, st = 1] (%mem : memref<256xi32>) (%sd, %sa, %la)
+        {id = 0 : i32} : (i32, index, index) -> (i32, none, none)
+    %m:3 = handshake.memory[ld = 1, st = 1] (%sd, %sa, %la) {id = 0 : i32}
+        : memref<256xi32>, (i32, index, index) -> (i32, none, none)
+
+Load/store take one address per memref dimension; their ctrl type is `none`
+unless a third type says otherwise. Memory ports follow seed 000's
+store-first packing: operands are, per store, (data, address...) then, per
+load, (address...); results are the load data per load, then the store done
+tokens, then the load done tokens. `ld_count`/`st_count` are i32 properties
+(as in CIRCT); `id` is an i32 attribute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, NoneType, i32
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from loom.dialects import syntax
+from loom.dialects.channel_types import check_edge_type
+from loom.dialects.edge_checks import check_address, check_all_same, check_control, check_same
+
+
+class _AccessOp(IRDLOperation):
+    """`%d, %a... = op [%addr...] %data, %ctrl attr-dict : A, D (, C)?`."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        addresses = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        rest = syntax.parse_operands(parser)
+        attrs = syntax.parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        types = syntax.parse_types(parser)
+        if len(types) == 2:
+            types.append(NoneType())
+        if len(types) != 3:
+            parser.raise_error(
+                f"{cls.name} takes types: address type, data type (, ctrl type)"
+            )
+        addr_t, data_t, ctrl_t = types
+        if len(rest) != 2:
+            parser.raise_error(f"{cls.name} takes [addresses] then data and ctrl operands")
+        values = syntax.resolve(
+            parser, [*addresses, *rest], [addr_t] * len(addresses) + [data_t, ctrl_t], cls.name
+        )
+        return cls.create(
+            operands=values,
+            result_types=[data_t] + [addr_t] * len(addresses),
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        addresses = self.operands[:-2]
+        printer.print_string(" [")
+        syntax.print_operands(printer, addresses)
+        printer.print_string("] ")
+        syntax.print_operands(printer, self.operands[-2:])
+        syntax.print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        types = [addresses[0].type if addresses else IndexType(), self.operands[-2].type]
+        if not isinstance(self.operands[-1].type, NoneType):
+            types.append(self.operands[-1].type)
+        syntax.print_types(printer, types)
+
+    def _verify_access(self, data_in: Attribute, data_out: Attribute) -> None:
+        addresses = self.operands[:-2]
+        if not addresses:
+            raise VerifyException("needs at least one address operand")
+        addr_results = self.results[1:]
+        if len(addr_results) != len(addresses):
+            raise VerifyException(
+                f"has {len(addr_results)} address results for {len(addresses)} addresses"
+            )
+        a = addresses[0].type
+        check_address(a, "address")
+        check_all_same([v.type for v in addresses], a, "address operand")
+        check_all_same([r.type for r in addr_results], a, "address result")
+        check_edge_type(data_in, "data operand")
+        check_same(data_out, data_in, "data result")
+        check_control(self.operands[-1].type, "ctrl")
+
+
+@irdl_op_definition
+class LoadOp(_AccessOp):
+    """`%d, %a = handshake.load [%addr] %data_from_mem, %ctrl : index, i32`.
+
+    Results: data to the computation, then one address to memory per index.
+    """
+
+    name = "handshake.load"
+
+    addresses = var_operand_def()
+    data_from_mem = operand_def()
+    ctrl = operand_def()
+    data_result = result_def()
+    address_results = var_result_def()
+
+    def __init__(self, addresses: Sequence[SSAValue], data_from_mem: SSAValue, ctrl: SSAValue):
+        super().__init__(
+            operands=[addresses, data_from_mem, ctrl],
+            result_types=[data_from_mem.type, [a.type for a in addresses]],
+        )
+
+    def verify_(self) -> None:
+        self._verify_access(self.data_from_mem.type, self.data_result.type)
+
+
+@irdl_op_definition
+class StoreOp(_AccessOp):
+    """`%d, %a = handshake.store [%addr] %data, %ctrl : index, i32`.
+
+    Results: data to memory, then one address to memory per index.
+    """
+
+    name = "handshake.store"
+
+    addresses = var_operand_def()
+    data = operand_def()
+    ctrl = operand_def()
+    data_result = result_def()
+    address_results = var_result_def()
+
+    def __init__(self, addresses: Sequence[SSAValue], data: SSAValue, ctrl: SSAValue):
+        super().__init__(
+            operands=[addresses, data, ctrl],
+            result_types=[data.type, [a.type for a in addresses]],
+        )
+
+    def verify_(self) -> None:
+        self._verify_access(self.data.type, self.data_result.type)
+
+
+def _parse_port_counts(parser: Parser) -> tuple[int, int]:
+    """`[ld = N, st = M]`."""
+    parser.parse_punctuation("[")
+    parser.parse_keyword("ld")
+    parser.parse_punctuation("=")
+    ld = parser.parse_integer(allow_boolean=False)
+    parser.parse_punctuation(",")
+    parser.parse_keyword("st")
+    parser.parse_punctuation("=")
+    st = parser.parse_integer(allow_boolean=False)
+    parser.parse_punctuation("]")
+    return ld, st
+
+
+class _MemoryLike(IRDLOperation):
+    """Shared checks of memory/extmemory (store-first port packing)."""
+
+    @property
+    def num_loads(self) -> int:
+        return self.properties["ld_count"].value.data  # type: ignore[attr-defined]
+
+    @property
+    def num_stores(self) -> int:
+        return self.properties["st_count"].value.data  # type: ignore[attr-defined]
+
+    def memref_type(self) -> MemRefType:
+        raise NotImplementedError
+
+    def port_inputs(self) -> Sequence[SSAValue]:
+        raise NotImplementedError
+
+    def _verify_ports(self) -> None:
+        ld, st = self.num_loads, self.num_stores
+        if ld < 0 or st < 0:
+            raise VerifyException(f"port counts must be >= 0, got ld = {ld}, st = {st}")
+        mem = self.memref_type()
+        if not isinstance(mem, MemRefType):
+            raise VerifyException(f"memory type must be a memref, got {mem}")
+        rank = len(mem.get_shape())
+        elem = mem.get_element_type()
+        inputs = self.port_inputs()
+        want_in = st * (1 + rank) + ld * rank
+        if len(inputs) != want_in:
+            raise VerifyException(
+                f"has {len(inputs)} port operands, expected {want_in} for ld = {ld}, "
+                f"st = {st} on a rank-{rank} memref (per store: data + {rank} addresses; "
+                f"per load: {rank} addresses)"
+            )
+        want_out = 2 * ld + st
+        if len(self.results) != want_out:
+            raise VerifyException(
+                f"has {len(self.results)} results, expected {want_out} for ld = {ld}, "
+                f"st = {st} (load data, then store done, then load done)"
+            )
+        pos = 0
+        for s in range(st):
+            check_same(inputs[pos].type, elem, f"store #{s} data")
+            for k in range(rank):
+                check_address(inputs[pos + 1 + k].type, f"store #{s} address #{k}")
+            pos += 1 + rank
+        for l_ in range(ld):
+            for k in range(rank):
+                check_address(inputs[pos + k].type, f"load #{l_} address #{k}")
+            pos += rank
+        for l_ in range(ld):
+            check_same(self.results[l_].type, elem, f"load #{l_} data result")
+        for i, r in enumerate(self.results[ld:]):
+            check_control(r.type, f"done result #{i}")
+        if not isinstance(self.attributes.get("id"), IntegerAttr):
+            raise VerifyException("needs an integer attribute 'id'")
+
+
+@irdl_op_definition
+class ExternalMemoryOp(_MemoryLike):
+    """`%m:3 = handshake.extmemory[ld = 1, st = 1] (%mem : memref<256xi32>) (%sd, %sa, %la)
+    {id = 0 : i32} : (i32, index, index) -> (i32, none, none)`."""
+
+    name = "handshake.extmemory"
+
+    memref = operand_def(MemRefType)
+    inputs = var_operand_def()
+    outputs = var_result_def()
+    ld_count = prop_def(IntegerAttr)
+    st_count = prop_def(IntegerAttr)
+    id = attr_def(IntegerAttr)
+
+    def __init__(
+        self,
+        memref: SSAValue,
+        inputs: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        ld_count: int,
+        st_count: int,
+        id: int,
+    ):
+        super().__init__(
+            operands=[memref, inputs],
+            result_types=[result_types],
+            properties={"ld_count": IntegerAttr(ld_count, i32), "st_count": IntegerAttr(st_count, i32)},
+            attributes={"id": IntegerAttr(id, i32)},
+        )
+
+    def memref_type(self) -> MemRefType:
+        return self.memref.type  # type: ignore[return-value]
+
+    def port_inputs(self) -> Sequence[SSAValue]:
+        return self.inputs
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExternalMemoryOp:
+        ld, st = _parse_port_counts(parser)
+        parser.parse_punctuation("(")
+        mem = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        mem_t = parser.parse_type()
+        parser.parse_punctuation(")")
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attrs = syntax.parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        in_types = syntax.parse_paren_types(parser)
+        parser.parse_punctuation("->")
+        out_types = syntax.parse_paren_types(parser)
+        memref = parser.resolve_operand(mem, mem_t)
+        values = syntax.resolve(parser, operands, in_types, cls.name)
+        return cls.create(
+            operands=[memref, *values],
+            result_types=out_types,
+            properties={"ld_count": IntegerAttr(ld, i32), "st_count": IntegerAttr(st, i32)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f"[ld = {self.num_loads}, st = {self.num_stores}] (")
+        printer.print_operand(self.memref)
+        printer.print_string(" : ")
+        printer.print_attribute(self.memref.type)
+        printer.print_string(") (")
+        syntax.print_operands(printer, self.inputs)
+        printer.print_string(")")
+        syntax.print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        syntax.print_paren_types(printer, [v.type for v in self.inputs])
+        printer.print_string(" -> ")
+        syntax.print_paren_types(printer, self.result_types)
+
+    def verify_(self) -> None:
+        self._verify_ports()
+
+
+@irdl_op_definition
+class MemoryOp(_MemoryLike):
+    """`%m:3 = handshake.memory[ld = 1, st = 1] (%sd, %sa, %la) {id = 0 : i32}
+    : memref<256xi32>, (i32, index, index) -> (i32, none, none)`: on-chip memory."""
+
+    name = "handshake.memory"
+
+    inputs = var_operand_def()
+    outputs = var_result_def()
+    ld_count = prop_def(IntegerAttr)
+    st_count = prop_def(IntegerAttr)
+    mem_type = prop_def(MemRefType)
+    id = attr_def(IntegerAttr)
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        mem_type: MemRefType,
+        ld_count: int,
+        st_count: int,
+        id: int,
+    ):
+        super().__init__(
+            operands=[inputs],
+            result_types=[result_types],
+            properties={
+                "ld_count": IntegerAttr(ld_count, i32),
+                "st_count": IntegerAttr(st_count, i32),
+                "mem_type": mem_type,
+            },
+            attributes={"id": IntegerAttr(id, i32)},
+        )
+
+    def memref_type(self) -> MemRefType:
+        return self.mem_type
+
+    def port_inputs(self) -> Sequence[SSAValue]:
+        return self.inputs
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemoryOp:
+        ld, st = _parse_port_counts(parser)
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attrs = syntax.parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        mem_t = parser.parse_type()
+        parser.parse_punctuation(",")
+        in_types = syntax.parse_paren_types(parser)
+        parser.parse_punctuation("->")
+        out_types = syntax.parse_paren_types(parser)
+        values = syntax.resolve(parser, operands, in_types, cls.name)
+        return cls.create(
+            operands=values,
+            result_types=out_types,
+            properties={
+                "ld_count": IntegerAttr(ld, i32),
+                "st_count": IntegerAttr(st, i32),
+                "mem_type": mem_t,
+            },
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f"[ld = {self.num_loads}, st = {self.num_stores}] (")
+        syntax.print_operands(printer, self.inputs)
+        printer.print_string(")")
+        syntax.print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.mem_type)
+        printer.print_string(", ")
+        syntax.print_paren_types(printer, [v.type for v in self.inputs])
+        printer.print_string(" -> ")
+        syntax.print_paren_types(printer, self.result_types)
+
+    def verify_(self) -> None:
+        self._verify_ports()
