@@ -238,3 +238,21 @@ def test_arith_index_castui_is_available():
     with pytest.raises(LoomError, match="cast incompatible"):
         parsed = parse(bad, "f.mlir")
         verify_module(parsed.module, "f.mlir", parsed.op_positions)
+
+
+def test_verify_error_of_a_built_module_names_the_source_line():
+    """Without text positions (IR built by a pass) the C location is used."""
+    from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
+
+    module = parse_module((DATA / "vecadd_like.dfg.mlir").read_text())
+    stream = next(op for op in module.walk() if op.name == "dataflow.stream")
+    stream.properties["step_op"] = StringAttr("+")
+    with pytest.raises(LoomError) as info:
+        verify_module(module)
+    assert info.value.loc == Location("vecadd_like.c", 3, 3)
+    # no location on the op itself: the enclosing function's
+    stream.location = UNKNOWN_LOC
+    set_op_location(stream.parent_op(), Location("vecadd_like.c", 1, 1))
+    with pytest.raises(LoomError) as info:
+        verify_module(module)
+    assert info.value.loc == Location("vecadd_like.c", 1, 1)

@@ -157,7 +157,7 @@ def verify_module(
     """Verify every op; the first failure (in text order) becomes a `LoomError`.
 
     The error is located at the op's position in the parsed text when known,
-    else at its source location (`loc(...)`).
+    else at its source location (`loc(...)`, or the nearest enclosing op's).
     """
     positions = op_positions or {}
     for op in module.walk():
@@ -165,11 +165,11 @@ def verify_module(
             op.verify(verify_nested_ops=False)
             _verify_blocks(op)
         except (DiagnosticException, ValueError) as err:
-            where = positions.get(op) or op_location(op)
+            src = _nearest_location(op)
+            where = positions.get(op) or src
             if where is None and filename is not None:
                 where = Location(filename)
             message = f"'{op.name}' op {_one_line(str(err))}"
-            src = op_location(op)
             if src is not None and src != where:
                 message += f" (source {src})"
             raise LoomError(message, where) from err
@@ -239,6 +239,16 @@ def _location_of(loc: Attribute) -> Location | None:
             return None
         case _:
             return None
+
+
+def _nearest_location(op: Operation) -> Location | None:
+    """The source location of `op` or of the closest enclosing op that has one."""
+    current: Operation | None = op
+    while current is not None:
+        if (found := op_location(current)) is not None:
+            return found
+        current = current.parent_op()
+    return None
 
 
 def op_location(op: Operation | BlockArgument) -> Location | None:
