@@ -373,7 +373,8 @@ def test_func_needs_return(error):
     text = """handshake.func @f(%x: i32) {
   handshake.sink %x : i32
 }"""
-    assert "handshake.return" in error(text).message or "terminator" in error(text).message
+    message = error(text).message
+    assert "handshake.return" in message or "terminator" in message
 
 
 def test_builders(checked):

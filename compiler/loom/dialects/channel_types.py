@@ -226,8 +226,10 @@ def edge_type_problem(t: Attribute) -> str | None:
         return None
     if isinstance(t, IntegerType | IndexType):
         return _signal_problem(t)
-    return "is not a channel type (expected an integer, index, float, none, " \
+    return (
+        "is not a channel type (expected an integer, index, float, none, "
         "!handshake.control or !handshake.channel type)"
+    )
 
 
 def check_edge_type(t: Attribute, what: str) -> None:
