@@ -1,0 +1,47 @@
+"""`loom compile`: the front-end artifacts, then the DFG stage when it exists."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import time
+from pathlib import Path
+
+from loom.diagnostics import LoomError, Location
+from loom.frontend.driver import Artifacts, compile_kernel, kernel_name, resolve_kernel
+
+__all__ = ["compile_main", "compile_kernel", "resolve_kernel", "Artifacts"]
+
+
+def _progress(stage: str, path: Path, seconds: float) -> None:
+    print(f"  {stage:<7} {path}  ({seconds:.2f} s)", flush=True)
+
+
+def compile_main(args: argparse.Namespace) -> int:
+    kernel = resolve_kernel(args.kernel)
+    if kernel.suffix != ".c":
+        raise LoomError("loom compile takes a .c file", Location(str(kernel)))
+    name = kernel_name(kernel)
+    out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
+    print(f"loom compile {kernel} -> {out_dir}/", flush=True)
+    arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir,
+                          progress=_progress)
+    _lower(arts, getattr(args, "max_join_fanin", 64))
+    return 0
+
+
+def _lower(arts: Artifacts, max_join_fanin: int) -> None:
+    """The SCF to DFG stage, if `loom.lowering` provides `lower` yet."""
+    lowering = importlib.import_module("loom.lowering")
+    lower = getattr(lowering, "lower", None)
+    if lower is None:
+        print(f"  dfg     not built yet: no {arts.dfg_mlir.name} (the SCF to DFG lowering "
+              "does not exist yet)")
+        return
+    t = time.perf_counter()
+    params = inspect.signature(lower).parameters
+    kwargs = {k: v for k, v in (("top", arts.top), ("max_join_fanin", max_join_fanin),
+                                ("bundle", arts.bundle)) if k in params}
+    lower(arts.scf_mlir, arts.dfg_mlir, **kwargs)
+    _progress("dfg", arts.dfg_mlir, time.perf_counter() - t)

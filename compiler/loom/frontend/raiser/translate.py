@@ -1,0 +1,504 @@
+"""The top function's LLVM-dialect ops to func + cf + arith + memref (+ ub.poison).
+
+Every op keeps its C location. Anything the flow cannot express exactly is
+rejected with `file:line: error: ... is not supported`; nothing is dropped
+except debug intrinsics, lifetime markers and assumptions.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from xdsl.dialects import arith, cf, func, memref, ub
+from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr,
+                                   FunctionType, IndexType, IntegerAttr, IntegerType,
+                                   MemRefType, ModuleOp, StringAttr, SymbolRefAttr,
+                                   UnregisteredOp)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from loom.diagnostics import LoomError, Location
+from loom.frontend.llvm_input import c_location, source_location
+from loom.frontend.raiser.cfg import irreducible_edge, reverse_postorder
+from loom.frontend.raiser.memory import Index, Pointer, Root
+from loom.frontend.raiser.types import LFloat, LInt, LPtr, array_shape, ltype
+from loom.frontend.signature import Signature
+
+DYNAMIC = -2147483648          # rawConstantIndices marker of a dynamic GEP index
+
+BINARY: dict[str, type[Operation]] = {
+    "llvm.add": arith.AddiOp, "llvm.sub": arith.SubiOp, "llvm.mul": arith.MuliOp,
+    "llvm.sdiv": arith.DivSIOp, "llvm.udiv": arith.DivUIOp,
+    "llvm.srem": arith.RemSIOp, "llvm.urem": arith.RemUIOp,
+    "llvm.and": arith.AndIOp, "llvm.or": arith.OrIOp, "llvm.xor": arith.XOrIOp,
+    "llvm.shl": arith.ShLIOp, "llvm.lshr": arith.ShRUIOp, "llvm.ashr": arith.ShRSIOp,
+    "llvm.intr.smin": arith.MinSIOp, "llvm.intr.smax": arith.MaxSIOp,
+    "llvm.intr.umin": arith.MinUIOp, "llvm.intr.umax": arith.MaxUIOp,
+}
+CASTS: dict[str, type[Operation]] = {
+    "llvm.sext": arith.ExtSIOp, "llvm.zext": arith.ExtUIOp, "llvm.trunc": arith.TruncIOp,
+}
+DROPPED = {"llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.intr.assume",
+           "llvm.intr.dbg.value", "llvm.intr.dbg.declare", "llvm.intr.dbg.label",
+           "llvm.intr.experimental.noalias.scope.decl"}
+PASS_THROUGH = {"llvm.freeze", "llvm.intr.expect"}
+ALLOCATORS = {"malloc", "calloc", "realloc", "free", "aligned_alloc", "alloca",
+              "posix_memalign", "__builtin_alloca"}
+PURE_PREFIXES = ("arith.", "ub.poison")
+
+
+def op_name(op: Operation) -> str:
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def raise_to_cf(module: ModuleOp, sig: Signature) -> ModuleOp:
+    """The module holding `func.func @<top>` in CF form."""
+    funcs = {_sym_name(op): op for op in module.ops if op_name(op) == "llvm.func"}
+    top = funcs.get(sig.name)
+    if top is None or not top.regions or not top.regions[0].blocks:
+        raise LoomError(f"function '{sig.name}' is missing from the LLVM IR",
+                        Location(sig.file, sig.line))
+    new = _Raiser(top, funcs, sig).run()
+    return ModuleOp([new])
+
+
+def _sym_name(op: Operation) -> str:
+    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return attr.data if isinstance(attr, StringAttr) else ""
+
+
+class _Raiser:
+    def __init__(self, fn: Operation, funcs: dict[str, Operation], sig: Signature):
+        self.fn, self.funcs, self.sig = fn, funcs, sig
+        self.where = Location(sig.file, sig.line)
+        self.vals: dict[SSAValue, SSAValue | Pointer] = {}
+        self.blocks: dict[Block, Block] = {}
+        self.consts: dict[tuple[int, str], SSAValue] = {}
+        self.const_ops: list[Operation] = []
+        self.index_of: dict[tuple[SSAValue, Block | None], Index] = {}
+        self.cur: Block | None = None
+        self.cur_loc: Attribute | None = None
+
+    # -- diagnostics ---------------------------------------------------------------
+
+    def fail(self, op: Operation | None, message: str) -> NoReturn:
+        loc = source_location(op.location, self.where) if op is not None else self.where
+        raise LoomError(message, loc)
+
+    # -- driver --------------------------------------------------------------------
+
+    def run(self) -> func.FuncOp:
+        region = self.fn.regions[0]
+        order = reverse_postorder(region)
+        bad = irreducible_edge(order)
+        if bad is not None:
+            self.fail(bad[0].last_op, "goto into a loop (a loop with more than one "
+                                      "entry) is not supported")
+        entry = order[0]
+        self._check_arguments(entry)
+        arg_types = [self._param_type(i) for i in range(len(self.sig.params))]
+        result_types = [IntegerType(w) for w in [self.sig.result_width] if w is not None]
+        body = Region()
+        for old in order:
+            types = arg_types if old is entry else [self._block_arg_type(old, a.type)
+                                                   for a in old.args]
+            new = Block(arg_types=types)
+            body.add_block(new)
+            self.blocks[old] = new
+        new_entry = self.blocks[entry]
+        for i, (old_arg, new_arg) in enumerate(zip(entry.args, new_entry.args)):
+            p = self.sig.params[i]
+            new_arg.name_hint = p.name
+            if p.shape is not None:
+                self.vals[old_arg] = Pointer(Root(new_arg, p.shape, p.width), (0,))
+            else:
+                self.vals[old_arg] = new_arg
+        for old in order[1:]:
+            for old_arg, new_arg in zip(old.args, self.blocks[old].args):
+                self.vals[old_arg] = new_arg
+        for old in order:
+            self.cur = self.blocks[old]
+            for op in old.ops:
+                self._translate(op)
+        if self.const_ops:
+            first = new_entry.first_op
+            if first is None:
+                for op in self.const_ops:
+                    new_entry.add_op(op)
+            else:
+                new_entry.insert_ops_before(self.const_ops, first)
+        f = func.FuncOp(self.sig.name, FunctionType.from_lists(arg_types, result_types), body)
+        f.location = c_location(self.fn.location)
+        _erase_dead(f)
+        return f
+
+    def _param_type(self, i: int) -> Attribute:
+        p = self.sig.params[i]
+        if p.shape is None:
+            return IntegerType(p.width)
+        return MemRefType(IntegerType(p.width), p.shape)
+
+    def _check_arguments(self, entry: Block) -> None:
+        if len(entry.args) != len(self.sig.params):
+            self.fail(None, f"'{self.sig.name}' has {len(entry.args)} parameters in LLVM IR "
+                            f"but {len(self.sig.params)} in C (struct or by-value "
+                            f"aggregate parameters are not supported)")
+        for arg, p in zip(entry.args, self.sig.params):
+            t = ltype(arg.type)
+            ok = isinstance(t, LPtr) if p.shape is not None else t == LInt(p.width)
+            if not ok:
+                self.fail(None, f"parameter '{p.name}' ({p.decl}) is not supported")
+
+    def _block_arg_type(self, block: Block, t: Attribute) -> Attribute:
+        lt = ltype(t)
+        if isinstance(lt, LInt):
+            return t
+        culprit = next(iter(block.ops), None)
+        for use in block.uses:
+            culprit = use.operation
+            break
+        if isinstance(lt, LPtr):
+            self.fail(culprit, "a pointer that changes at run time (pointer variable "
+                               "or conditional pointer) is not supported; index the "
+                               "array instead")
+        if isinstance(lt, LFloat):
+            self.fail(culprit, "floating point is not supported")
+        self.fail(culprit, f"a value of type {t} is not supported")
+
+    # -- emission helpers -----------------------------------------------------------
+
+    def emit(self, op: Operation) -> Operation:
+        assert self.cur is not None
+        op.location = self.cur_loc if self.cur_loc is not None else op.location
+        self.cur.add_op(op)
+        return op
+
+    def const(self, value: int, typ: Attribute) -> SSAValue:
+        key = (value, str(typ))
+        if key not in self.consts:
+            if isinstance(typ, IntegerType):
+                attr = IntegerAttr(value, typ, truncate_bits=True)
+            else:
+                attr = IntegerAttr(value, typ)
+            op = arith.ConstantOp(attr, typ)
+            self.const_ops.append(op)
+            self.consts[key] = op.result
+        return self.consts[key]
+
+    def value(self, old: SSAValue, user: Operation) -> SSAValue:
+        v = self.vals.get(old)
+        if v is None:
+            self.fail(user, "internal: value used before its definition")
+        if isinstance(v, Pointer):
+            self.fail(user, f"'{op_name(user)}' on a pointer (pointer comparison, "
+                            "conversion or escape) is not supported")
+        return v
+
+    def pointer(self, old: SSAValue, user: Operation) -> Pointer:
+        v = self.vals.get(old)
+        if not isinstance(v, Pointer):
+            self.fail(user, "an access through a pointer of unknown extent is not supported")
+        return v
+
+    def materialize(self, i: Index) -> SSAValue:
+        return self.const(i, IndexType()) if isinstance(i, int) else i
+
+    def add(self, a: Index, b: Index) -> Index:
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        if a == 0:
+            return b
+        if b == 0:
+            return a
+        return self.emit(arith.AddiOp(self.materialize(a), self.materialize(b))).results[0]
+
+    def to_index(self, old: SSAValue, user: Operation) -> Index:
+        """A GEP index (an LLVM integer) as an index value.
+
+        The cast goes where it is used (once per block): placed next to the
+        definition instead, it would sit in a loop's condition block and keep
+        the loop from being recognised as an scf.for.
+        """
+        owner = old.owner
+        if isinstance(owner, Operation) and op_name(owner) == "llvm.mlir.constant":
+            return _const_value(owner)
+        key = (old, self.cur)
+        if key in self.index_of:
+            return self.index_of[key]
+        if isinstance(owner, Operation) and op_name(owner) == "llvm.sext":
+            # index_cast sign-extends: the sext folds into it.
+            cast = arith.IndexCastOp(self.value(owner.operands[0], user), IndexType())
+        else:
+            # A zext (unsigned index) stays as an op of its own: xDSL has no index_castui.
+            cast = arith.IndexCastOp(self.value(old, user), IndexType())
+        result = self.emit(cast).results[0]
+        self.index_of[key] = result
+        return result
+
+    # -- per-op translation ----------------------------------------------------------
+
+    def _translate(self, op: Operation) -> None:
+        name = op_name(op)
+        self.cur_loc = c_location(op.location)
+        for v in [*op.operands, *op.results]:
+            if isinstance(ltype(v.type), LFloat):
+                self.fail(op, "floating point is not supported")
+        if name in DROPPED:
+            return
+        if name in PASS_THROUGH:
+            self.vals[op.results[0]] = self.vals[op.operands[0]]
+            return
+        if name in BINARY:
+            a, b = (self.value(v, op) for v in op.operands)
+            self.vals[op.results[0]] = self.emit(BINARY[name](a, b)).results[0]
+            return
+        if name in CASTS:
+            src = self.value(op.operands[0], op)
+            self.vals[op.results[0]] = self.emit(CASTS[name](src, op.results[0].type)).results[0]
+            return
+        handler = getattr(self, "_op_" + name.removeprefix("llvm.").replace(".", "_"), None)
+        if handler is None:
+            self._unsupported(op, name)
+        handler(op)
+
+    def _unsupported(self, op: Operation, name: str) -> NoReturn:
+        if name.startswith("llvm.intr."):
+            self.fail(op, f"the intrinsic '{name.removeprefix('llvm.intr.')}' is not supported")
+        self.fail(op, f"the LLVM operation '{name}' is not supported")
+
+    def _op_mlir_constant(self, op: Operation) -> None:
+        self.vals[op.results[0]] = self.const(_const_value(op), op.results[0].type)
+
+    def _op_mlir_poison(self, op: Operation) -> None:
+        self.vals[op.results[0]] = self.emit(ub.PoisonOp(op.results[0].type)).results[0]
+
+    _op_mlir_undef = _op_mlir_poison
+
+    def _op_icmp(self, op: Operation) -> None:
+        a, b = (self.value(v, op) for v in op.operands)
+        pred = op.properties["predicate"]
+        assert isinstance(pred, IntegerAttr)
+        self.vals[op.results[0]] = self.emit(arith.CmpiOp(a, b, pred.value.data)).results[0]
+
+    def _op_select(self, op: Operation) -> None:
+        c, a, b = (self.value(v, op) for v in op.operands)
+        self.vals[op.results[0]] = self.emit(arith.SelectOp(c, a, b)).results[0]
+
+    def _op_intr_abs(self, op: Operation) -> None:
+        # abs(x) = x < 0 ? 0 - x : x  (wraps for the most negative value, as in C with -fwrapv)
+        x = self.value(op.operands[0], op)
+        zero = self.const(0, x.type)
+        neg = self.emit(arith.CmpiOp(x, zero, "slt")).results[0]
+        minus = self.emit(arith.SubiOp(zero, x)).results[0]
+        self.vals[op.results[0]] = self.emit(arith.SelectOp(neg, minus, x)).results[0]
+
+    # memory
+
+    def _op_alloca(self, op: Operation) -> None:
+        count = op.operands[0].owner
+        if not (isinstance(count, Operation) and op_name(count) == "llvm.mlir.constant"
+                and _const_value(count) == 1):
+            self.fail(op, "variable-length arrays are not supported")
+        elem = ltype(op.properties["elem_type"])
+        dims, inner = array_shape(elem)
+        if not isinstance(inner, LInt) or inner.width > 64:
+            what = "floating-point" if isinstance(inner, LFloat) else "struct or pointer"
+            self.fail(op, f"a local {what} variable is not supported")
+        shape = dims if dims else (1,)
+        alloc = self.emit(memref.AllocaOp.get(IntegerType(inner.width), shape=list(shape)))
+        root = Root(alloc.results[0], shape, inner.width)
+        self.vals[op.results[0]] = Pointer(root, () if dims else (0,))
+
+    def _op_getelementptr(self, op: Operation) -> None:
+        base = self.pointer(op.operands[0], op)
+        dynamic = list(op.operands[1:])
+        raw = op.properties["rawConstantIndices"]
+        assert isinstance(raw, DenseArrayBase)
+        indices: list[Index] = []
+        for r in raw.get_values():
+            indices.append(self.to_index(dynamic.pop(0), op) if r == DYNAMIC else int(r))
+        elem = ltype(op.properties["elem_type"])
+        if elem != base.pointee:
+            self.fail(op, "pointer arithmetic that reinterprets an array as another "
+                          "type is not supported")
+        path = list(base.path)
+        first, rest = indices[0], indices[1:]
+        if not path:
+            if first != 0:
+                self.fail(op, "pointer arithmetic outside a local array is not supported")
+        else:
+            path[-1] = self.add(path[-1], first)
+        for i in rest:
+            if len(path) >= len(base.root.shape):
+                self.fail(op, "an access into a struct is not supported")
+            path.append(i)
+        self.vals[op.results[0]] = Pointer(base.root, tuple(path))
+
+    def _element(self, p: Pointer, access: Attribute, op: Operation) -> list[SSAValue]:
+        if ltype(access) != LInt(p.root.width):
+            self.fail(op, f"accessing an array of i{p.root.width} as {access} "
+                          "is not supported")
+        path = list(p.path) + [0] * (len(p.root.shape) - p.depth)
+        return [self.materialize(i) for i in path]
+
+    def _op_load(self, op: Operation) -> None:
+        p = self.pointer(op.operands[0], op)
+        idx = self._element(p, op.results[0].type, op)
+        self.vals[op.results[0]] = self.emit(memref.LoadOp.get(p.root.memref, idx)).results[0]
+
+    def _op_store(self, op: Operation) -> None:
+        if isinstance(self.vals.get(op.operands[0]), Pointer):
+            self.fail(op, "storing a pointer is not supported")
+        value = self.value(op.operands[0], op)
+        p = self.pointer(op.operands[1], op)
+        idx = self._element(p, op.operands[0].type, op)
+        self.emit(memref.StoreOp.get(value, p.root.memref, idx))
+
+    def _op_intr_memset(self, op: Operation) -> None:
+        self.fail(op, "initializing a local array in its declaration (memset) is not "
+                      "supported; initialize it in a loop")
+
+    def _op_intr_memcpy(self, op: Operation) -> None:
+        self.fail(op, "copying arrays or structs as a whole (memcpy, array initializers) "
+                      "is not supported; copy in a loop")
+
+    _op_intr_memmove = _op_intr_memcpy
+    _op_intr_memcpy_inline = _op_intr_memcpy
+    _op_intr_memset_inline = _op_intr_memset
+
+    def _op_intr_stacksave(self, op: Operation) -> None:
+        self.fail(op, "variable-length arrays are not supported")
+
+    def _op_mlir_addressof(self, op: Operation) -> None:
+        sym = op.properties.get("global_name")
+        name = sym.root_reference.data if isinstance(sym, SymbolRefAttr) else "?"
+        if name in self.funcs:
+            self.fail(op, f"function pointers (taking the address of '{name}') are not supported")
+        self.fail(op, f"global variables ('{name}') are not supported; pass arrays as "
+                      "parameters of the top function")
+
+    def _op_mlir_zero(self, op: Operation) -> None:
+        self.fail(op, "null pointers are not supported")
+
+    # calls
+
+    def _op_call(self, op: Operation) -> None:
+        callee = op.properties.get("callee")
+        if not isinstance(callee, SymbolRefAttr):
+            self.fail(op, "function pointers (an indirect call) are not supported")
+        name = callee.root_reference.data
+        target = self.funcs.get(name)
+        defined = target is not None and bool(target.regions) and bool(target.regions[0].blocks)
+        if "var_callee_type" in op.properties or _is_variadic(target):
+            self.fail(op, f"calling the variadic function '{name}' (varargs) is not supported")
+        if name in ALLOCATORS:
+            self.fail(op, f"dynamic memory allocation ('{name}') is not supported")
+        if not defined:
+            self.fail(op, f"calling '{name}', which is not defined in this file, "
+                          "is not supported")
+        if name == self.sig.name or _reaches(self.funcs, name, {name, self.sig.name}):
+            self.fail(op, f"recursion (a call to '{name}') is not supported")
+        self.fail(op, f"the call to '{name}' could not be inlined; it is not supported")
+
+    # control flow
+
+    def _op_br(self, op: Operation) -> None:
+        args = [self.value(v, op) for v in op.operands]
+        self.emit(cf.BranchOp(self.blocks[op.successors[0]], *args))
+
+    def _op_cond_br(self, op: Operation) -> None:
+        seg = op.properties["operandSegmentSizes"]
+        assert isinstance(seg, DenseArrayBase)
+        _, n_true, _ = seg.get_values()
+        cond, *rest = (self.value(v, op) for v in op.operands)
+        self.emit(cf.ConditionalBranchOp(cond, self.blocks[op.successors[0]], rest[:n_true],
+                                         self.blocks[op.successors[1]], rest[n_true:]))
+
+    def _op_switch(self, op: Operation) -> None:
+        # A chain of equality tests: the lowering handles if/else, not index_switch.
+        seg = op.properties["operandSegmentSizes"]
+        case_seg = op.properties.get("case_operand_segments")
+        values_attr = op.properties.get("case_values")
+        assert isinstance(seg, DenseArrayBase)
+        _, n_default, _ = seg.get_values()
+        value, *rest = (self.value(v, op) for v in op.operands)
+        default_args, case_args = rest[:n_default], rest[n_default:]
+        sizes = list(case_seg.get_values()) if isinstance(case_seg, DenseArrayBase) else []
+        cases = (list(values_attr.get_values())
+                 if isinstance(values_attr, DenseIntOrFPElementsAttr) else [])
+        dests = list(op.successors)
+        default, targets = self.blocks[dests[0]], [self.blocks[b] for b in dests[1:]]
+        offset = 0
+        for k, (case, target) in enumerate(zip(cases, targets)):
+            n = sizes[k] if k < len(sizes) else 0
+            args, offset = case_args[offset:offset + n], offset + n
+            hit = self.emit(arith.CmpiOp(value, self.const(int(case), value.type), "eq")).results[0]
+            nxt = Block()
+            assert self.cur is not None and self.cur.parent is not None
+            self.cur.parent.insert_block_after(nxt, self.cur)
+            self.emit(cf.ConditionalBranchOp(hit, target, args, nxt, []))
+            self.cur = nxt
+        self.emit(cf.BranchOp(default, *default_args))
+
+    def _op_return(self, op: Operation) -> None:
+        self.emit(func.ReturnOp(*(self.value(v, op) for v in op.operands)))
+
+    def _op_unreachable(self, op: Operation) -> None:
+        self.fail(op, "unreachable code (__builtin_unreachable or a call that does not "
+                      "return) is not supported")
+
+
+def _const_value(op: Operation) -> int:
+    attr = op.properties.get("value")
+    if isinstance(attr, IntegerAttr):
+        return int(attr.value.data)
+    raise LoomError(f"a constant {attr} is not supported", source_location(op.location, Location("?")))
+
+
+def _is_variadic(fn: Operation | None) -> bool:
+    if fn is None:
+        return False
+    t = fn.properties.get("function_type")
+    return t is not None and "..." in str(t)
+
+
+def _callees(fn: Operation) -> set[str]:
+    out = set()
+    for op in fn.walk():
+        if op_name(op) == "llvm.call":
+            c = op.properties.get("callee")
+            if isinstance(c, SymbolRefAttr):
+                out.add(c.root_reference.data)
+    return out
+
+
+def _reaches(funcs: dict[str, Operation], start: str, targets: set[str]) -> bool:
+    """Whether some call path from `start` comes back to one of `targets`."""
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        name = stack.pop()
+        fn = funcs.get(name)
+        if fn is None:
+            continue
+        for callee in _callees(fn):
+            if callee in targets:
+                return True
+            if callee not in seen:
+                seen.add(callee)
+                stack.append(callee)
+    return False
+
+
+def _erase_dead(f: func.FuncOp) -> None:
+    """Remove side-effect-free ops whose results are unused (bypassed sext, ...)."""
+    changed = True
+    while changed:
+        changed = False
+        for block in f.body.blocks:
+            for op in reversed(list(block.ops)):
+                if op.name.startswith(PURE_PREFIXES) and op.results \
+                        and all(not r.uses for r in op.results):
+                    block.erase_op(op)
+                    changed = True
