@@ -243,6 +243,8 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
     if ret_node is None:
         raise LoomError(f"handshake.func @{graph.name} has no handshake.return", Location(filename))
     for i, arg in enumerate(args):
-        if arg in arg_index and i not in graph.memories:
-            raise LoomError(f"memref argument {i} is not served by any extmemory", Location(filename))
+        if arg in arg_index and i not in graph.memories:  # never accessed: stays as it was
+            region = bundle.region(i)
+            width = _memref_shape(arg.type, Location(filename))[1]
+            graph.untouched[i] = [bits(v, width) for v in region.values] if region else []
     return graph, ret_node

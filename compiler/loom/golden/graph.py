@@ -40,6 +40,8 @@ class Graph:
     outputs: list[Channel] = field(default_factory=list)
     #: argument index -> memory node (extmemory) serving it
     memories: dict[int, Node] = field(default_factory=dict)
+    #: memref arguments no op accesses: their (unchanged) contents
+    untouched: dict[int, list[int]] = field(default_factory=dict)
     #: arg index of the trailing start token, if the function takes one
     start_arg: int | None = None
     #: result index of the trailing done token, if the function returns one

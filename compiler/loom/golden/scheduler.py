@@ -84,7 +84,8 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000) -> Execu
     return Execution(
         returned=returned,
         results=list(getattr(return_node.actor, "values", [])),
-        memories={arg: list(node.actor.storage) for arg, node in graph.memories.items()},
+        memories={**graph.untouched,
+                  **{arg: list(node.actor.storage) for arg, node in graph.memories.items()}},
         traces={name: ch.trace for name, ch in graph.channels.items()},
         firings={n.label: n.firings for n in graph.nodes},
         total_firings=total,
