@@ -75,8 +75,8 @@ class Bundle:
         out.update(self.extra)
         return out
 
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
 
 _KNOWN = {"case_name", "scalar_inputs", "memory_regions",
