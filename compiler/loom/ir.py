@@ -44,7 +44,7 @@ from loom.dialects.handshake import Handshake
 
 # Upstream dialects a LOOM pipeline reads (loaded lazily, on first use); arith
 # gains the ops xDSL 0.74 lacks (arith_extras.py).
-_UPSTREAM_DIALECTS = ("builtin", "arith", "func", "scf", "cf", "memref", "math", "llvm")
+_UPSTREAM_DIALECTS = ("builtin", "arith", "func", "scf", "cf", "memref", "math", "llvm", "ub")
 
 
 def make_context(allow_unregistered: bool = False) -> Context:

@@ -25,7 +25,8 @@ from loom.diagnostics import LoomError, Location
 _ALIAS_DEF = re.compile(r"^#(\w+) = (.*)$")
 _FUSED_META = re.compile(r"fused<[^\[\]]*?>\[")
 _DBG_OP = re.compile(r'^\s*"llvm\.intr\.dbg\.\w+"\(.*$')
-_LOOP_ANNOT = re.compile(r"loop_annotation = #\w+")
+# properties that only point at debug metadata (e.g. a global's dbg_exprs)
+_META_PROP = re.compile(r"\b\w+ = (?:\[\s*#(?:di|loop)\w*(?:\s*,\s*#(?:di|loop)\w*)*\s*\]|#(?:di|loop)\w*)(?:, )?")
 # block-argument locations that point into the .mlir text, not the C file
 _MLIR_LOC = re.compile(r' loc\("[^"]*\.mlir":\d+:\d+\)')
 
@@ -42,8 +43,8 @@ def simplify(text: str) -> str:
             continue
         if _DBG_OP.match(line):
             continue
-        if "loop_annotation" in line:
-            line = _LOOP_ANNOT.sub("", line)
+        if "= #di" in line or "= [#di" in line or "= #loop" in line:
+            line = _META_PROP.sub("", line)
             line = line.replace("<{}>", "").replace("{, ", "{").replace(", }", "}")
             line = re.sub(r",\s*,", ",", line)
         line = _MLIR_LOC.sub("", line)
@@ -94,7 +95,8 @@ def parse_llvm_dialect(text: str, path: Path) -> ModuleOp:
         return Parser(ctx, simplify(text), str(path)).parse_module()
     except ParseError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "parse error"
-        raise LoomError(f"cannot read the LLVM dialect: {first}", Location(str(path))) from None
+        raise LoomError(f"cannot read the LLVM dialect (a bug in loom): {first}",
+                        Location(str(path))) from None
 
 
 def source_location(loc: Attribute | None, fallback: Location) -> Location:

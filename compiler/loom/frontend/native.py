@@ -123,7 +123,7 @@ def capture(tc: Toolchain, kernel: Path, sig: Signature, cflags: list[str],
                   str(d / "kernel.c"), str(d / "helper.c"), "-o", str(exe)],
                  what="the native build")
         cap = d / "capture.txt"
-        _run(exe, cap, sig)
+        _run(exe, cap, sig, Location(sig.file, main_line))
         lines = cap.read_text().splitlines() if cap.exists() else []
     return _bundle(lines, sig, case_name, Location(sig.file, main_line))
 
@@ -190,7 +190,7 @@ def _typedef(decl: str, name: str, alias: str) -> str:
     return out
 
 
-def _run(exe: Path, cap: Path, sig: Signature) -> None:
+def _run(exe: Path, cap: Path, sig: Signature, main_loc: Location) -> None:
     env = dict(os.environ, LOOM_CAPTURE=str(cap))
     try:
         proc = subprocess.run([str(exe)], env=env, capture_output=True, timeout=TIMEOUT_S,
@@ -199,11 +199,10 @@ def _run(exe: Path, cap: Path, sig: Signature) -> None:
         raise LoomError(f"the native run did not finish within {TIMEOUT_S} s",
                         Location(sig.file)) from None
     if proc.returncode < 0:
-        raise LoomError(f"the native run crashed (signal {-proc.returncode})",
-                        Location(sig.file))
+        raise LoomError(f"the native run crashed (signal {-proc.returncode})", main_loc)
     if proc.returncode != 0:
-        raise LoomError(f"the native run's main() returned {proc.returncode}; it must "
-                        "return 0", Location(sig.file))
+        raise LoomError(f"main() returned {proc.returncode} in the native run; it must "
+                        "return 0", main_loc)
 
 
 def _bundle(lines: list[str], sig: Signature, case_name: str, main_loc: Location) -> Bundle:

@@ -326,8 +326,8 @@ def _classify(index: int, name: str, line: int, qual: str, text: str,
     while (m := re.fullmatch(r"\[(\d+) x (.+)\]", t)):
         dims.append(int(m.group(1)))
         t = m.group(2)
-    if t == "ptr":
-        if dims:
+    if t == "ptr" or re.search(r"\[\s*\]", _BRACKET_QUALS.sub("[", text)):
+        if dims and t == "ptr":
             raise LoomError(f"array of pointers {what} is not supported", where)
         raise LoomError(f"pointer {what} of unknown extent is not supported "
                         f"(declare it as an array, e.g. int {name}[N])", where)

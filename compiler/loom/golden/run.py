@@ -14,6 +14,7 @@ from loom.bundle import Bundle, Outcome, compare
 from loom.diagnostics import Location, LoomError
 from loom.golden.build import build_graph
 from loom.golden.graph import Graph
+from loom.golden.loop_report import loop_streams
 from loom.golden.scheduler import Execution, FiringBudgetExceeded, run
 from loom.golden.ops.memory import MemoryOutOfBounds
 from loom.golden.ops.merge import MergeConflict
@@ -78,6 +79,7 @@ def golden_report(name: str, golden: GoldenRun) -> dict[str, Any]:
         "results": golden.outcome.results,
         "memories": {str(k): v for k, v in sorted(ex.memories.items())},
         "problems": golden.problems(),
+        "loops": [vars(loop) for loop in loop_streams(golden.graph)],
         "stats": {
             "firings": ex.total_firings,
             "seconds": round(ex.seconds, 6),

@@ -15,6 +15,7 @@ start token and returns its results plus a trailing `none` done token.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from xdsl.dialects import func as func_d
 from xdsl.dialects.builtin import (
@@ -24,7 +25,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i64,
 )
-from xdsl.ir import BlockArgument, Operation
+from xdsl.ir import BlockArgument
 
 from loom.diagnostics import Location, LoomError
 from loom.dialects import handshake as hs
@@ -115,4 +116,13 @@ def lower_module(scf_module: ModuleOp, top: str | None, max_join_fanin: int,
     return module, lowered
 
 
-__all__ = ["lower_module", "lower_function", "find_top", "Operation"]
+def lower_file(scf_path: Path, dfg_path: Path, top: str | None = None,
+               max_join_fanin: int = 64) -> LoweredFunction:
+    """`<name>.scf.mlir` -> `<name>.dfg.mlir` (the compile stage)."""
+    from loom.ir import load_module, print_module
+
+    scf_module = load_module(scf_path)
+    module, lowered = lower_module(scf_module, top, max_join_fanin, str(scf_path))
+    dfg_path.parent.mkdir(parents=True, exist_ok=True)
+    dfg_path.write_text(print_module(module))
+    return lowered

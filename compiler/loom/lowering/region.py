@@ -75,7 +75,7 @@ class Lowering:
             new = state.b.clone(op, [state.lookup(v) for v in op.operands])
             for old, res in zip(op.results, new.results):
                 state.map(old, res)
-        elif op.name == "arith.constant":
+        elif op.name in ("arith.constant", "ub.poison"):
             pass  # rebuilt on the using region's control (state.lookup)
         elif isinstance(op, memref.LoadOp):
             self._load(op, state)

@@ -12,7 +12,7 @@ implicitly. A value from an enclosing region enters through the region's
 
 The region's control is the parent's control imported the same way, built
 only when something uses it. Constants are rebuilt on the using region's
-control instead of being imported. Memrefs are not tokens: they map to
+control instead of being imported (so is `ub.poison`, as 0). Memrefs are not tokens: they map to
 themselves and are resolved by the memory lowering.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from loom.diagnostics import LoomError
 from loom.lowering.builder import DfgBuilder
@@ -67,6 +67,8 @@ class RegionState:
             if not isinstance(value, IntegerAttr):
                 raise LoomError("only integer constants are supported", where(owner))
             mapped = self.b.constant(self.control, value.value.data, value.type)
+        elif isinstance(owner, Operation) and owner.name == "ub.poison":  # an undefined value that is never observed: any value will do
+            mapped = self.b.constant(self.control, 0, v.type)
         elif self.parent is None:
             raise LoomError("internal: value used before it is defined", where(owner))
         else:

@@ -83,8 +83,20 @@ class _Raiser:
     # -- diagnostics ---------------------------------------------------------------
 
     def fail(self, op: Operation | None, message: str) -> NoReturn:
-        loc = source_location(op.location, self.where) if op is not None else self.where
-        raise LoomError(message, loc)
+        raise LoomError(message, self._where(op))
+
+    def _where(self, op: Operation | None, depth: int = 0) -> Location:
+        """The op's C location; a constant has none, so ask its first located user."""
+        if op is None:
+            return self.where
+        loc = source_location(op.location, self.where)
+        if loc is self.where and depth < 4:
+            for result in op.results:
+                for use in result.uses:
+                    found = self._where(use.operation, depth + 1)
+                    if found is not self.where:
+                        return found
+        return loc
 
     # -- driver --------------------------------------------------------------------
 
@@ -373,6 +385,9 @@ class _Raiser:
     def _op_mlir_addressof(self, op: Operation) -> None:
         sym = op.properties.get("global_name")
         name = sym.root_reference.data if isinstance(sym, SymbolRefAttr) else "?"
+        for use in op.results[0].uses:
+            if op_name(use.operation) == "llvm.call":
+                self._op_call(use.operation)     # e.g. printf("..."): the call is the problem
         if name in self.funcs:
             self.fail(op, f"function pointers (taking the address of '{name}') are not supported")
         self.fail(op, f"global variables ('{name}') are not supported; pass arrays as "
@@ -390,13 +405,13 @@ class _Raiser:
         name = callee.root_reference.data
         target = self.funcs.get(name)
         defined = target is not None and bool(target.regions) and bool(target.regions[0].blocks)
-        if "var_callee_type" in op.properties or _is_variadic(target):
-            self.fail(op, f"calling the variadic function '{name}' (varargs) is not supported")
         if name in ALLOCATORS:
             self.fail(op, f"dynamic memory allocation ('{name}') is not supported")
         if not defined:
             self.fail(op, f"calling '{name}', which is not defined in this file, "
                           "is not supported")
+        if "var_callee_type" in op.properties or _is_variadic(target):
+            self.fail(op, f"calling the variadic function '{name}' (varargs) is not supported")
         if name == self.sig.name or _reaches(self.funcs, name, {name, self.sig.name}):
             self.fail(op, f"recursion (a call to '{name}') is not supported")
         self.fail(op, f"the call to '{name}' could not be inlined; it is not supported")

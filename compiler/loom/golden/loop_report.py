@@ -1,0 +1,39 @@
+"""Per-loop stream lengths from the golden traces (seed 002's N + 1 / N shapes).
+
+The lowering names each loop's streams `<loop>_raw_will_continue` and
+`<loop>_after_cond` (loop = for0, while1, ...). Per activation the raw
+stream has N + 1 events (N trues, one false) and the body N.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loom.golden.graph import Graph
+
+RAW_SUFFIX = "_raw_will_continue"
+
+
+@dataclass
+class LoopStreams:
+    loop: str
+    where: str
+    activations: int      # terminating falses on the raw stream
+    raw: int              # raw_will_continue events: sum of (N + 1)
+    body: int             # body iterations: sum of N
+
+    def line(self) -> str:
+        return (f"loop {self.loop}{self.where}: {self.activations} activation(s), "
+                f"raw_will_continue {self.raw} (N+1), body {self.body} (N)")
+
+
+def loop_streams(graph: Graph) -> list[LoopStreams]:
+    out = []
+    for name, ch in graph.channels.items():
+        if not name.endswith(RAW_SUFFIX):
+            continue
+        loop = name[: -len(RAW_SUFFIX)]
+        falses = sum(1 for v in ch.trace if not v)
+        where = f" ({ch.producer.loc})" if ch.producer is not None and ch.producer.loc else ""
+        out.append(LoopStreams(loop, where, falses, len(ch.trace), len(ch.trace) - falses))
+    return out

@@ -1,0 +1,435 @@
+"""The RTL unit families: parameters, mangled module names, ports.
+
+Each family maps validated parameters to a `UnitSpec`: the template to render,
+the specialized module name (`loom_fork_n2_w32`), the handshake ports, whether
+the unit has state (only clocked units get `clk`/`rst`, so purely
+combinational units lint clean without waivers) and the template context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from loom.diagnostics import LoomError, Location
+from loom.rtl.ports import Extras, Port
+
+STEP_OPS = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
+CONT_CONDS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "!=": "ne"}
+CMP_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+BINARY_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
+              "minsi", "maxsi", "minui", "maxui")
+DIV_OPS = ("divsi", "divui", "remsi", "remui")
+CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
+FIFO_KINDS = ("oehb", "tehb", "fifo")
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    family: str
+    template: str
+    module: str
+    params: dict[str, Any]
+    ports: tuple[Port, ...]
+    clocked: bool
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def port(self, name: str) -> Port:
+        for p in self.ports:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def inputs(self) -> tuple[Port, ...]:
+        return tuple(p for p in self.ports if p.direction == "in")
+
+    @property
+    def outputs(self) -> tuple[Port, ...]:
+        return tuple(p for p in self.ports if p.direction == "out")
+
+
+def clog2(n: int) -> int:
+    return max(0, (n - 1).bit_length())
+
+
+class _Params:
+    """Validates one family's keyword parameters with one-line errors."""
+
+    def __init__(self, family: str, params: dict[str, Any], loc: Location | None):
+        self.family, self.params, self.loc = family, dict(params), loc
+        self.used: set[str] = set()
+
+    def fail(self, msg: str) -> LoomError:
+        return LoomError(f"unit '{self.family}': {msg}", self.loc)
+
+    def int(self, name: str, lo: int, hi: int = 1 << 16, default: int | None = None) -> int:
+        self.used.add(name)
+        if name not in self.params:
+            if default is None:
+                raise self.fail(f"missing parameter '{name}'")
+            return default
+        v = self.params[name]
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise self.fail(f"parameter '{name}' must be an integer in [{lo}, {hi}], got {v!r}")
+        return v
+
+    def choice(self, name: str, options: Any, default: str | None = None) -> str:
+        self.used.add(name)
+        v = self.params.get(name, default)
+        if v not in options:
+            raise self.fail(f"parameter '{name}' must be one of {', '.join(options)}, got {v!r}")
+        return v
+
+    def flag(self, name: str, default: bool) -> bool:
+        self.used.add(name)
+        v = self.params.get(name, default)
+        if not isinstance(v, bool):
+            raise self.fail(f"parameter '{name}' must be a boolean, got {v!r}")
+        return v
+
+    def extras(self) -> Extras:
+        """Downstream extra signals as ((name, width), ...)."""
+        self.used.add("extras")
+        raw = self.params.get("extras", ())
+        out = []
+        try:
+            for name, w in raw:
+                if not (isinstance(name, str) and name.isidentifier() and name.isascii()):
+                    raise self.fail(f"extra signal name {name!r} is not an identifier")
+                if isinstance(w, bool) or not isinstance(w, int) or w < 1:
+                    raise self.fail(f"extra signal '{name}' needs a width >= 1, got {w!r}")
+                out.append((name, w))
+        except (TypeError, ValueError):
+            raise self.fail(f"parameter 'extras' must be a list of (name, width), got {raw!r}") from None
+        if len({n for n, _ in out}) != len(out):
+            raise self.fail("extra signal names must be distinct")
+        for reserved in ("data", "valid", "ready", "bus"):
+            if reserved in dict(out):
+                raise self.fail(f"extra signal name '{reserved}' is reserved")
+        return tuple(out)
+
+    def shape(self) -> tuple[int, ...]:
+        self.used.add("shape")
+        v = self.params.get("shape")
+        if (not isinstance(v, (tuple, list)) or not v
+                or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in v)):
+            raise self.fail(f"parameter 'shape' must be a non-empty list of extents >= 1, got {v!r}")
+        return tuple(v)
+
+    def done(self) -> None:
+        extra = sorted(set(self.params) - self.used)
+        if extra:
+            raise self.fail(f"unknown parameter(s) {', '.join(extra)}")
+
+
+def _xsuffix(extras: Extras) -> str:
+    return "".join(f"_x{n}{w}" for n, w in extras)
+
+
+def _needs_data(p: _Params, w: int, extras: Extras) -> None:
+    if extras and w == 0:
+        raise p.fail("a control channel (w=0) cannot carry extra signals")
+
+
+# ---------------------------------------------------------------- families
+
+Builder = Callable[[_Params], UnitSpec]
+FAMILIES: dict[str, Builder] = {}
+
+
+def family(*names: str) -> Callable[[Builder], Builder]:
+    def deco(fn: Builder) -> Builder:
+        for n in names:
+            FAMILIES[n] = fn
+        return fn
+    return deco
+
+
+@family("fork", "lazy_fork")
+def _fork(p: _Params) -> UnitSpec:
+    n, w, ex = p.int("n", 1, 256), p.int("w", 0, 4096), p.extras()
+    _needs_data(p, w, ex)
+    lazy = p.family == "lazy_fork"
+    ports = (Port("ins", "in", w, None, ex), Port("outs", "out", w, n, ex))
+    return UnitSpec(p.family, p.family, f"loom_{p.family}_n{n}_w{w}{_xsuffix(ex)}",
+                    dict(n=n, w=w, extras=ex), ports, clocked=not lazy,
+                    context=dict(n=n, w=w))
+
+
+@family("join")
+def _join(p: _Params) -> UnitSpec:
+    n = p.int("n", 1, 256)
+    ports = (Port("ins", "in", 0, n), Port("outs", "out", 0))
+    return UnitSpec("join", "join", f"loom_join_n{n}", dict(n=n), ports, False,
+                    dict(n=n))
+
+
+@family("sync")
+def _sync(p: _Params) -> UnitSpec:
+    n, w = p.int("n", 1, 256), p.int("w", 0, 4096)
+    ports = (Port("ins", "in", w, n), Port("outs", "out", w, n))
+    return UnitSpec("sync", "sync", f"loom_sync_n{n}_w{w}", dict(n=n, w=w), ports,
+                    True, dict(n=n, w=w))
+
+
+@family("merge")
+def _merge(p: _Params) -> UnitSpec:
+    n, w, ex = p.int("n", 1, 256), p.int("w", 0, 4096), p.extras()
+    _needs_data(p, w, ex)
+    ports = (Port("ins", "in", w, n, ex), Port("outs", "out", w, None, ex))
+    return UnitSpec("merge", "merge", f"loom_merge_n{n}_w{w}{_xsuffix(ex)}",
+                    dict(n=n, w=w, extras=ex), ports, False, dict(n=n, w=w))
+
+
+@family("control_merge")
+def _control_merge(p: _Params) -> UnitSpec:
+    n, w = p.int("n", 1, 256), p.int("w", 0, 4096)
+    iw = max(1, clog2(n))
+    ports = (Port("ins", "in", w, n), Port("outs", "out", w), Port("index", "out", iw))
+    return UnitSpec("control_merge", "control_merge", f"loom_control_merge_n{n}_w{w}",
+                    dict(n=n, w=w), ports, True, dict(n=n, w=w, iw=iw))
+
+
+@family("mux")
+def _mux(p: _Params) -> UnitSpec:
+    n, w, ex = p.int("n", 1, 256), p.int("w", 0, 4096), p.extras()
+    _needs_data(p, w, ex)
+    sw = max(1, clog2(n))
+    ports = (Port("sel", "in", sw), Port("ins", "in", w, n, ex), Port("outs", "out", w, None, ex))
+    return UnitSpec("mux", "mux", f"loom_mux_n{n}_w{w}{_xsuffix(ex)}",
+                    dict(n=n, w=w, extras=ex), ports, False, dict(n=n, w=w, sw=sw))
+
+
+@family("cond_br")
+def _cond_br(p: _Params) -> UnitSpec:
+    w, ex = p.int("w", 0, 4096), p.extras()
+    _needs_data(p, w, ex)
+    ports = (Port("cond", "in", 1), Port("ins", "in", w, None, ex),
+             Port("true_out", "out", w, None, ex), Port("false_out", "out", w, None, ex))
+    return UnitSpec("cond_br", "cond_br", f"loom_cond_br_w{w}{_xsuffix(ex)}",
+                    dict(w=w, extras=ex), ports, False, dict(w=w))
+
+
+@family("constant")
+def _constant(p: _Params) -> UnitSpec:
+    w = p.int("w", 1, 4096)
+    v = p.params.get("value")
+    p.used.add("value")
+    if isinstance(v, bool) or not isinstance(v, int) or not -(1 << (w - 1)) <= v < (1 << w):
+        raise p.fail(f"parameter 'value' must be an integer representable in {w} bits, got {v!r}")
+    v &= (1 << w) - 1
+    ports = (Port("ctrl", "in", 0), Port("outs", "out", w))
+    return UnitSpec("constant", "constant", f"loom_constant_w{w}_v{v}", dict(w=w, value=v),
+                    ports, False, dict(w=w, value=v))
+
+
+@family("source")
+def _source(p: _Params) -> UnitSpec:
+    return UnitSpec("source", "source", "loom_source", {}, (Port("outs", "out", 0),), False)
+
+
+@family("sink")
+def _sink(p: _Params) -> UnitSpec:
+    return UnitSpec("sink", "sink", "loom_sink", {}, (Port("ins", "in", 0),), False)
+
+
+@family("oehb", "tehb")
+def _half_buffer(p: _Params) -> UnitSpec:
+    w, ex = p.int("w", 0, 4096), p.extras()
+    _needs_data(p, w, ex)
+    ports = (Port("ins", "in", w, None, ex), Port("outs", "out", w, None, ex))
+    return UnitSpec(p.family, p.family, f"loom_{p.family}_w{w}{_xsuffix(ex)}",
+                    dict(w=w, extras=ex), ports, True, dict(w=w))
+
+
+@family("fifo")
+def _fifo(p: _Params) -> UnitSpec:
+    slots, w, ex = p.int("slots", 2, 1 << 16), p.int("w", 0, 4096), p.extras()
+    transparent = p.flag("transparent", False)
+    _needs_data(p, w, ex)
+    ports = (Port("ins", "in", w, None, ex), Port("outs", "out", w, None, ex))
+    t = "t" if transparent else ""
+    return UnitSpec("fifo", "fifo", f"loom_fifo{t}_s{slots}_w{w}{_xsuffix(ex)}",
+                    dict(slots=slots, w=w, transparent=transparent, extras=ex), ports, True,
+                    dict(slots=slots, w=w, transparent=transparent, pw=max(1, clog2(slots)),
+                         pow2=slots & (slots - 1) == 0))
+
+
+@family(*BINARY_OPS)
+def _binary(p: _Params) -> UnitSpec:
+    w = p.int("w", 1, 4096)
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
+    return UnitSpec(p.family, "arith_binary", f"loom_{p.family}_w{w}", dict(w=w), ports,
+                    False, dict(op=p.family, w=w))
+
+
+@family("cmpi")
+def _cmpi(p: _Params) -> UnitSpec:
+    w, pred = p.int("w", 1, 4096), p.choice("predicate", CMP_PREDICATES)
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", 1))
+    return UnitSpec("cmpi", "cmpi", f"loom_cmpi_{pred}_w{w}", dict(predicate=pred, w=w),
+                    ports, False, dict(predicate=pred, w=w))
+
+
+@family("select")
+def _select(p: _Params) -> UnitSpec:
+    w = p.int("w", 1, 4096)
+    ports = (Port("cond", "in", 1), Port("true_value", "in", w), Port("false_value", "in", w),
+             Port("result", "out", w))
+    return UnitSpec("select", "select", f"loom_select_w{w}", dict(w=w), ports, False, dict(w=w))
+
+
+@family(*CAST_OPS)
+def _cast(p: _Params) -> UnitSpec:
+    wi, wo = p.int("w_in", 1, 4096), p.int("w_out", 1, 4096)
+    op = p.family
+    if op in ("extsi", "extui") and wo <= wi:
+        raise p.fail(f"w_out ({wo}) must be wider than w_in ({wi})")
+    if op == "trunci" and wo >= wi:
+        raise p.fail(f"w_out ({wo}) must be narrower than w_in ({wi})")
+    ports = (Port("ins", "in", wi), Port("outs", "out", wo))
+    return UnitSpec(op, "cast", f"loom_{op}_w{wi}_to{wo}", dict(w_in=wi, w_out=wo), ports,
+                    False, dict(op=op, wi=wi, wo=wo))
+
+
+@family("muli", *DIV_OPS)
+def _pipelined(p: _Params) -> UnitSpec:
+    w, lat = p.int("w", 1, 4096), p.int("latency", 0, 64, default=4 if p.family == "muli" else 1)
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
+    return UnitSpec(p.family, "arith_pipelined", f"loom_{p.family}_w{w}_l{lat}",
+                    dict(w=w, latency=lat), ports, lat > 0, dict(op=p.family, w=w, latency=lat))
+
+
+@family("compose", "decompose")
+def _compose(p: _Params) -> UnitSpec:
+    w, ex = p.int("w", 1, 4096), p.extras()
+    if not ex:
+        raise p.fail("needs at least one extra signal")
+    total = w + sum(x for _, x in ex)
+    if p.family == "compose":
+        ports = (Port("ins", "in", w, None, ex), Port("outs", "out", total))
+    else:
+        ports = (Port("ins", "in", total), Port("outs", "out", w, None, ex))
+    return UnitSpec(p.family, "compose", f"loom_{p.family}_w{w}{_xsuffix(ex)}",
+                    dict(w=w, extras=ex), ports, False, dict(w=w, op=p.family))
+
+
+# ---------------------------------------------------------------- dataflow
+
+@family("stream")
+def _stream(p: _Params) -> UnitSpec:
+    step = p.choice("step_op", tuple(STEP_OPS))
+    cont = p.choice("cont_cond", tuple(CONT_CONDS))
+    w = p.int("w", 1, 4096, default=64)
+    ports = (Port("start", "in", w), Port("step", "in", w), Port("bound", "in", w),
+             Port("idx", "out", w), Port("cont", "out", 1))
+    return UnitSpec("stream", "dataflow_stream",
+                    f"loom_stream_{STEP_OPS[step]}_{CONT_CONDS[cont]}_w{w}",
+                    dict(step_op=step, cont_cond=cont, w=w), ports, True,
+                    dict(step_name=STEP_OPS[step], cond_name=CONT_CONDS[cont], w=w))
+
+
+@family("gate")
+def _gate(p: _Params) -> UnitSpec:
+    w = p.int("w", 0, 4096)
+    ports = (Port("before_value", "in", w), Port("before_cond", "in", 1),
+             Port("after_value", "out", w), Port("after_cond", "out", 1))
+    return UnitSpec("gate", "dataflow_gate", f"loom_gate_w{w}", dict(w=w), ports, True,
+                    dict(w=w))
+
+
+@family("carry")
+def _carry(p: _Params) -> UnitSpec:
+    w = p.int("w", 0, 4096)
+    ports = (Port("d", "in", 1), Port("a", "in", w), Port("b", "in", w), Port("o", "out", w))
+    return UnitSpec("carry", "dataflow_carry", f"loom_carry_w{w}", dict(w=w), ports, True,
+                    dict(w=w))
+
+
+@family("invariant")
+def _invariant(p: _Params) -> UnitSpec:
+    w = p.int("w", 0, 4096)
+    ports = (Port("d", "in", 1), Port("a", "in", w), Port("o", "out", w))
+    return UnitSpec("invariant", "dataflow_invariant", f"loom_invariant_w{w}", dict(w=w),
+                    ports, True, dict(w=w))
+
+
+# ---------------------------------------------------------------- memory side
+
+@family("load", "store")
+def _mem_port(p: _Params) -> UnitSpec:
+    rank, aw, w = p.int("rank", 1, 8, default=1), p.int("aw", 1, 64, default=64), p.int("w", 1, 4096)
+    if p.family == "load":
+        ports = (Port("addr", "in", aw, rank), Port("data_from_mem", "in", w),
+                 Port("ctrl", "in", 0),
+                 Port("data_to_comp", "out", w), Port("addr_to_mem", "out", aw, rank))
+    else:
+        ports = (Port("addr", "in", aw, rank), Port("data", "in", w), Port("ctrl", "in", 0),
+                 Port("data_to_mem", "out", w), Port("addr_to_mem", "out", aw, rank))
+    # load rank 1 is a join plus a wire; everything else forks a joined token
+    clocked = p.family == "store" or rank > 1
+    return UnitSpec(p.family, f"mem_{p.family}", f"loom_{p.family}_r{rank}_a{aw}_w{w}",
+                    dict(rank=rank, aw=aw, w=w), ports, clocked,
+                    dict(rank=rank, aw=aw, w=w))
+
+
+def _memory_ports(ld: int, st: int, rank: int, aw: int, w: int) -> tuple[Port, ...]:
+    ports: list[Port] = []
+    if st:
+        ports += [Port("st_data", "in", w, st), Port("st_addr", "in", aw, st * rank)]
+    if ld:
+        ports += [Port("ld_addr", "in", aw, ld * rank), Port("ld_data", "out", w, ld)]
+    if st:
+        ports.append(Port("st_done", "out", 0, st))
+    if ld:
+        ports.append(Port("ld_done", "out", 0, ld))
+    return tuple(ports)
+
+
+def _strides(shape: tuple[int, ...]) -> list[int]:
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    return strides
+
+
+@family("memory", "extmemory")
+def _memory(p: _Params) -> UnitSpec:
+    ld, st = p.int("ld", 0, 64), p.int("st", 0, 64)
+    shape = p.shape()
+    w, aw = p.int("w", 1, 4096), p.int("aw", 1, 64, default=64)
+    if ld + st == 0:
+        raise p.fail("needs at least one load or store port")
+    if p.family == "memory" and st == 0:
+        raise p.fail("an on-chip memory without store ports would never hold data")
+    depth = 1
+    for d in shape:
+        depth *= d
+    dw = max(1, clog2(depth))
+    if clog2(depth) > aw:
+        raise p.fail(f"address width aw={aw} cannot index {depth} elements")
+    rank = len(shape)
+    ports = _memory_ports(ld, st, rank, aw, w)
+    shape_s = "x".join(map(str, shape))
+    ctx = dict(ld=ld, st=st, rank=rank, shape=shape, strides=_strides(shape),
+               depth=depth, dw=dw, aw=aw, w=w)
+    if p.family == "extmemory":
+        # master port: element address, write data, write enable; in-order response
+        ports += (Port("mem_req", "out", 0, None, (("addr", dw), ("wdata", w), ("we", 1))),
+                  Port("mem_resp", "in", w))
+    return UnitSpec(p.family, p.family, f"loom_{p.family}_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}",
+                    dict(ld=ld, st=st, shape=shape, w=w, aw=aw), ports, True, ctx)
+
+
+def unit_spec(family_name: str, loc: Location | None = None, **params: Any) -> UnitSpec:
+    """The validated specification of one unit; LoomError on bad parameters."""
+    builder = FAMILIES.get(family_name)
+    if builder is None:
+        raise LoomError(f"no RTL unit family '{family_name}'", loc)
+    p = _Params(family_name, params, loc)
+    spec = builder(p)
+    p.done()
+    return spec

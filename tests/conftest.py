@@ -1,0 +1,26 @@
+"""Fixtures shared by the test packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loom.frontend.driver import Artifacts, compile_kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNELS = ROOT / "kernels"
+
+
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory):
+    """compiled(name) -> Artifacts of kernels/<name>.c, compiled once per session (per worker)."""
+    cache: dict[str, Artifacts] = {}
+    root = tmp_path_factory.mktemp("kernels")
+
+    def get(name: str) -> Artifacts:
+        if name not in cache:
+            cache[name] = compile_kernel(KERNELS / f"{name}.c", None, [], [], root / name)
+        return cache[name]
+
+    return get
