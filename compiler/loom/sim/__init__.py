@@ -1,0 +1,1 @@
+"""The whole flow on Verilator through cocotb (`loom sim`)."""

@@ -1,0 +1,62 @@
+"""The `loom` command line: help for every command, exit statuses, one-line errors."""
+
+import subprocess
+import sys
+
+import pytest
+
+from loom.cli import HANDLERS, main
+
+COMMAND_FLAGS = {
+    "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
+    "run": ["--bundle", "--stage", "-o"],
+    "rtl": ["-o"],
+    "sim": ["--seed", "--waves", "-o"],
+}
+
+
+def test_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("compile", "run", "rtl", "sim"):
+        assert command in out
+    assert set(HANDLERS) == set(COMMAND_FLAGS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMAND_FLAGS))
+def test_command_help_describes_its_flags(capsys, command):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for flag in COMMAND_FLAGS[command]:
+        assert flag in out
+
+
+def test_no_command_is_a_usage_error(capsys):
+    assert main([]) == 2
+
+
+def test_bad_flag_is_one_line_and_status_2():
+    proc = subprocess.run([sys.executable, "-m", "loom.cli", "run", "--no-such-flag", "x"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "error:" in proc.stderr
+
+
+def test_missing_kernel_is_one_line(capsys):
+    assert main(["run", "no_such_kernel_xyz"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("no_such_kernel_xyz: error: ") and err.count("\n") == 1
+
+
+def test_rtl_not_built_yet_says_so(capsys):
+    try:
+        import loom.rtl.command  # noqa: F401
+    except ModuleNotFoundError:
+        assert main(["rtl", "vecadd"]) == 2
+        assert "not built yet" in capsys.readouterr().err
+    else:
+        pytest.skip("loom rtl is built")
