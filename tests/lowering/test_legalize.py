@@ -56,3 +56,19 @@ def test_forks_make_every_value_single_use():
     assert all(v.uses.get_length() <= 1 for v in values)
     forks = [op for op in body.ops if isinstance(op, hs.ForkOp)]
     assert sorted(len(f.results) for f in forks) == [2, 3]
+
+
+def test_compile_flag_sets_the_limit(tmp_path, capsys):
+    """vecadd has three memref groups: its return joins three done tokens."""
+    from loom.cli import main
+    from loom.ir import load_module
+
+    assert main(["compile", "vecadd", "-o", str(tmp_path), "--max-join-fanin", "2"]) == 0
+    module = load_module(tmp_path / "vecadd.dfg.mlir")
+    assert module.attributes["loom.adg_max_join_fanin"].value.data == 2
+    joins = [op for op in module.walk() if isinstance(op, hs.JoinOp)]
+    assert joins and all(len(j.operands) <= 2 for j in joins)
+    assert main(["run", "vecadd", "-o", str(tmp_path / "r"), "--max-join-fanin", "2"]) == 0
+    capsys.readouterr()
+    assert main(["compile", "vecadd", "-o", str(tmp_path / "x"), "--max-join-fanin", "1"]) == 2
+    assert "cannot be legalized" in capsys.readouterr().err
