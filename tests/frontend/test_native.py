@@ -1,0 +1,117 @@
+"""The native run's capture: arguments before the call, arrays and result after it.
+
+Expected values are computed here in Python from the kernel's definition,
+independently of the tool.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loom.cli import main
+from loom.frontend.driver import compile_kernel
+
+KERNEL = """\
+#include "params.h"
+long long capture(int a[N], unsigned char b[N], long long c[N][2], int s, unsigned u);
+static int helper_uses_the_top(int a[N], unsigned char b[N], long long c[N][2]) {
+  return (int)capture(a, b, c, -3, 4000000000u);
+}
+int main(void) {
+  int a[N];
+  unsigned char b[N];
+  long long c[N][2];
+  for (int i = 0; i < N; i++) {
+    a[i] = i * 5 - 20;
+    b[i] = (unsigned char)(250 + i);
+    c[i][0] = -1;
+    c[i][1] = (long long)i << 40;
+  }
+  printf("main may print\\n");
+  return helper_uses_the_top(a, b, c) == 12345;
+}
+long long capture(int a[N], unsigned char b[N], long long c[N][2], int s, unsigned u) {
+  long long t = 0;
+  for (int i = 0; i < N; i++) {
+    a[i] = a[i] * s;
+    b[i] = (unsigned char)(b[i] + 10);
+    c[i][0] = (long long)a[i] * u;
+    t += c[i][0] - b[i];
+  }
+  return t;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def capture_bundle(tmp_path_factory):
+    d = tmp_path_factory.mktemp("native")
+    (d / "inc").mkdir()
+    (d / "inc" / "params.h").write_text("#include <stdio.h>\n")
+    src = d / "capture.c"
+    src.write_text(KERNEL)
+    return compile_kernel(src, None, [str(d / "inc")], ["N=12"], d / "out")
+
+
+def test_inputs_and_outputs_match_python(capture_bundle):
+    n = 12
+    b = capture_bundle.bundle
+    a0 = [i * 5 - 20 for i in range(n)]
+    b0 = [(250 + i) % 256 for i in range(n)]
+    c0 = [v for i in range(n) for v in (-1, i << 40)]
+    assert [(s.arg_index, s.data) for s in b.scalar_inputs] == [(3, -3), (4, 4000000000)]
+    assert {r.memref_arg_index: (r.elem_size_bytes, r.values) for r in b.memory_regions} == {
+        0: (4, a0), 1: (1, b0), 2: (8, c0)}
+    a1 = [x * -3 for x in a0]
+    b1 = [(x + 10) % 256 for x in b0]
+    c1 = list(c0)
+    for i in range(n):
+        c1[2 * i] = a1[i] * 4000000000
+    total = sum(c1[2 * i] - b1[i] for i in range(n))
+    after = {r.memref_arg_index: r.values for r in b.expected_memory_regions}
+    assert after == {0: a1, 1: b1, 2: c1}
+    assert [(r.result_index, r.data) for r in b.expected_results] == [(0, total)]
+
+
+def test_bundle_types_and_file(capture_bundle):
+    arts = capture_bundle
+    assert arts.bundle.extra["arg_types"] == ["memref<12xi32>", "memref<12xi8>",
+                                              "memref<12x2xi64>", "i32", "i32"]
+    assert arts.bundle.extra["result_types"] == ["i64"]
+    assert arts.bundle_path.name == "capture.bundle.json"
+    assert '"arg_types"' in arts.bundle_path.read_text()
+
+
+MAIN_CASES = {
+    "twice": ("void twice(int a[4]) { for (int i = 0; i < 4; i++) a[i]++; }\n"
+              "int main(void) { int a[4] = {0}; twice(a); twice(a); return 0; }\n",
+              ":2: error: main() calls 'twice' 2 times; it must call it exactly once"),
+    "in_loop": ("void in_loop(int a[4]) { a[0]++; }\n"
+                "int main(void) {\n  int a[4] = {0};\n"
+                "  for (int i = 0; i < 3; i++) in_loop(a);\n  return 0;\n}\n",
+                ":2: error: main() calls 'in_loop' 3 times; it must call it exactly once"),
+    "never": ("void never(int a[4]) { a[0]++; }\nint main(void) { return 0; }\n",
+              ":2: error: main() never calls 'never'; it must call it exactly once"),
+    "nomain": ("void nomain(int a[4]) { a[0]++; }\n",
+               ": error: the file has no main(); it must set up the inputs and call 'nomain' once"),
+    "alias": ("void alias(int a[4], int b[4]) { for (int i = 0; i < 4; i++) b[i] = a[i] + 1; }\n"
+              "int main(void) { int a[4] = {0}; alias(a, a); return 0; }\n",
+              ":2: error: main() passes overlapping arrays as 'a' and 'b'; aliased array "
+              "arguments are not supported"),
+    "exitcode": ("void exitcode(int a[4]) { a[0]++; }\n"
+                 "int main(void) { int a[4] = {0}; exitcode(a); return 3; }\n",
+                 ":2: error: main() returned 3 in the native run; it must return 0"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAIN_CASES))
+def test_main_must_call_the_top_once(tmp_path, capsys, name):
+    source, tail = MAIN_CASES[name]
+    src = tmp_path / f"{name}.c"
+    src.write_text(source)
+    status = main(["compile", str(src), "-o", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    assert err == f"{src}{tail}"

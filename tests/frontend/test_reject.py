@@ -1,0 +1,207 @@
+"""Unsupported C is rejected with `K.c:LINE: error: ... is not supported`, exit 2.
+
+Each case is a complete kernel (with a main) that a C compiler accepts; the
+flow must refuse it with one located line, never a traceback or a result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loom.cli import main
+
+CASES = {
+    "recursion": ("""\
+int recursion(int a[8], int n) {
+  if (n <= 0)
+    return 0;
+  return a[n - 1] + recursion(a, n - 1);
+}
+int main(void) { int a[8]; for (int i = 0; i < 8; i++) a[i] = i; return recursion(a, 8) != 28; }
+""", 4, "recursion (a call to 'recursion') is not supported"),
+    "mutual": ("""\
+int odd(int n);
+int even(int n) { return n == 0 ? 1 : odd(n - 1); }
+int odd(int n) { return n == 0 ? 0 : even(n - 1); }
+int mutual(int a[4]) {
+  int s = 0;
+  for (int i = 0; i < 4; i++) s += even(a[i]);
+  return s;
+}
+int main(void) { int a[4] = {1, 2, 3, 4}; return mutual(a) != 2; }
+""", None, "recursion (a call to '"),
+    "funcptr": ("""\
+static int twice(int x) { return 2 * x; }
+static int thrice(int x) { return 3 * x; }
+int funcptr(int a[8], int k) {
+  int (*f)(int) = k ? twice : thrice;
+  int s = 0;
+  for (int i = 0; i < 8; i++) s += f(a[i]);
+  return s;
+}
+int main(void) { int a[8] = {0}; return funcptr(a, 1); }
+""", 4, "function pointers (taking the address of 'twice') are not supported"),
+    "funcptr_param": ("""\
+static int id(int x) { return x; }
+int funcptr_param(int a[8],
+                  int (*f)(int)) { return f(a[0]); }
+int main(void) { int a[8] = {0}; return funcptr_param(a, id); }
+""", 3, "function pointer parameter 'f' is not supported"),
+    "dynalloc": ("""\
+#include <stdlib.h>
+int dynalloc(int a[8]) {
+  int *t = malloc(8 * sizeof(int));
+  int s = 0;
+  for (int i = 0; i < 8; i++) { t[i] = a[i]; s += t[i]; }
+  free(t);
+  return s;
+}
+int main(void) { int a[8] = {0}; return dynalloc(a); }
+""", 3, "dynamic memory allocation ('malloc') is not supported"),
+    "varargs_call": ("""\
+#include <stdarg.h>
+static int sum(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  int s = 0;
+  for (int i = 0; i < n; i++) s += va_arg(ap, int);
+  va_end(ap);
+  return s;
+}
+int varargs_call(int a[4]) {
+  return sum(4, a[0], a[1], a[2], a[3]);
+}
+int main(void) { int a[4] = {1, 2, 3, 4}; return varargs_call(a) != 10; }
+""", 11, "calling the variadic function 'sum' (varargs) is not supported"),
+    "varargs_top": ("""\
+int varargs_top(int n, ...) { return n; }
+int main(void) { return varargs_top(1, 2); }
+""", 1, "variadic function 'varargs_top' (varargs) is not supported"),
+    "struct_param": ("""\
+struct pair { int x, y; };
+int struct_param(struct pair p, int a[4]) { return p.x + a[p.y]; }
+int main(void) { struct pair p = {1, 2}; int a[4] = {0}; return struct_param(p, a); }
+""", 2, "struct parameter 'p' ('struct pair p') is not supported"),
+    "float_param": ("""\
+float float_param(float a[16]) {
+  float s = 0.0f;
+  for (int i = 0; i < 16; i++) s += a[i];
+  return s;
+}
+int main(void) { float a[16] = {0}; return (int)float_param(a); }
+""", 1, "floating-point parameter 'a' ('float a[16]') is not supported"),
+    "float_local": ("""\
+int float_local(int a[16]) {
+  int s = 0;
+  for (int i = 0; i < 16; i++) {
+    double d = a[i] * 0.5;
+    s += (int)d;
+  }
+  return s;
+}
+int main(void) { int a[16] = {0}; return float_local(a); }
+""", 4, "floating point is not supported"),
+    "pointer_param": ("""\
+int pointer_param(int *p, int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++) s += p[i];
+  return s;
+}
+int main(void) { int a[4] = {1, 2, 3, 4}; return pointer_param(a, 4) != 10; }
+""", 1, "pointer parameter 'p' of unknown extent is not supported"),
+    "pointer_walk": ("""\
+int pointer_walk(int a[16]) {
+  int s = 0;
+  for (int *p = a; p < a + 16; p++)
+    s += *p;
+  return s;
+}
+int main(void) { int a[16] = {0}; return pointer_walk(a); }
+""", 3, "a pointer that changes at run time (pointer variable or conditional pointer) "
+        "is not supported"),
+    "goto_into_loop": ("""\
+int goto_into_loop(int a[16], int k) {
+  int i = 0;
+  int s = 0;
+  if (k > 3)
+    goto inside;
+  for (i = 0; i < 16; i++) {
+    s += a[i];
+  inside:
+    s ^= i;
+  }
+  return s;
+}
+int main(void) { int a[16] = {0}; return goto_into_loop(a, 5); }
+""", None, "goto into a loop (a loop with more than one entry) is not supported"),
+    "global_array": ("""\
+int table[4] = {1, 2, 3, 4};
+int global_array(int a[4]) {
+  int s = 0;
+  for (int i = 0; i < 4; i++) s += a[i] * table[i];
+  return s;
+}
+int main(void) { int a[4] = {0}; return global_array(a); }
+""", 4, "global variables ('table') are not supported"),
+    "vla": ("""\
+int vla(int a[16], int n) {
+  int t[n];
+  for (int i = 0; i < n; i++) t[i] = a[i];
+  return t[n - 1];
+}
+int main(void) { int a[16] = {0}; return vla(a, 4); }
+""", 2, "variable-length arrays are not supported"),
+    "external_call": ("""\
+#include <stdio.h>
+int external_call(int a[4]) {
+  printf("%d\\n", a[0]);
+  return a[1];
+}
+int main(void) { int a[4] = {0}; return external_call(a); }
+""", 3, "calling 'printf', which is not defined in this file, is not supported"),
+}
+
+
+def _compile(tmp_path: Path, name: str, source: str, capsys) -> tuple[int, str]:
+    src = tmp_path / f"{name}.c"
+    src.write_text(source)
+    status = main(["compile", str(src), "-o", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    return status, captured.err.strip(), src
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_unsupported_construct_is_rejected(tmp_path, capsys, name):
+    source, line, message = CASES[name]
+    status, err, src = _compile(tmp_path, name, source, capsys)
+    assert status == 2
+    assert len(err.splitlines()) == 1, err            # one line, no traceback
+    head = f"{src}:{line}:" if line is not None else f"{src}:"
+    assert err.startswith(head), err
+    assert ": error: " in err and message in err, err
+    assert not (tmp_path / "out" / f"{name}.scf.mlir").exists()
+
+
+def test_clang_syntax_error_is_passed_on(tmp_path, capsys):
+    status, err, src = _compile(tmp_path, "syntax", "int syntax(int a[4]) {\n  return a[0] +;\n}\n",
+                                capsys)
+    assert status == 2
+    assert err == f"{src}:2:16: error: expected expression"
+
+
+def test_unknown_top_is_bad_input(tmp_path, capsys):
+    src = tmp_path / "k.c"
+    src.write_text("int k(int a[4]) { return a[0]; }\nint main(void) { int a[4] = {0}; return k(a); }\n")
+    status = main(["compile", str(src), "--top", "nope", "-o", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    assert err == f"{src}: error: no function named 'nope' (name the top with --top)"
+
+
+def test_missing_kernel_is_bad_input(capsys):
+    status = main(["compile", "no_such_kernel_xyz"])
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    assert "no kernel named 'no_such_kernel_xyz'" in err
