@@ -91,3 +91,22 @@ def test_malformed_scf_is_a_located_error(workdir, capsys):
     assert main(["run", "bad.scf.mlir", "--stage", "scf"]) == 2
     assert capsys.readouterr().err.strip() == \
         "bad.scf.mlir:2:23: error: value %b is used but never defined"
+
+
+def test_compile_takes_an_scf_file(workdir, capsys):
+    assert main(["compile", "vecadd", "-o", "out"]) == 0
+    capsys.readouterr()
+    assert main(["compile", "out/vecadd.scf.mlir", "-o", "again"]) == 0
+    out = capsys.readouterr().out
+    if getattr(importlib.import_module("loom.lowering"), "lower", None) is None:
+        assert "not built yet" in out
+    else:
+        assert Path("again/vecadd.dfg.mlir").is_file()
+    assert not Path("again/vecadd.ll").exists()
+
+
+def test_compile_refuses_other_files(workdir, capsys):
+    Path("x.dfg.mlir").write_text("")
+    assert main(["compile", "x.dfg.mlir"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "x.dfg.mlir: error: loom compile takes a .c or .scf.mlir file"

@@ -153,6 +153,14 @@ int vla(int a[16], int n) {
 }
 int main(void) { int a[16] = {0}; return vla(a, 4); }
 """, 2, "variable-length arrays are not supported"),
+    "partial_memset": ("""\
+#include <string.h>
+int partial_memset(int a[16]) {
+  memset(a, 0, 8 * sizeof(int));
+  return a[9];
+}
+int main(void) { int a[16] = {0}; return partial_memset(a); }
+""", 3, "memset of part of an array (or of a run-time length) is not supported"),
     "external_call": ("""\
 #include <stdio.h>
 int external_call(int a[4]) {

@@ -20,28 +20,33 @@ def _progress(stage: str, path: Path, seconds: float) -> None:
 
 def compile_main(args: argparse.Namespace) -> int:
     kernel = resolve_kernel(args.kernel)
-    if kernel.suffix != ".c":
-        raise LoomError("loom compile takes a .c file", Location(str(kernel)))
     name = kernel_name(kernel)
     out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
+    fanin = getattr(args, "max_join_fanin", 64)
+    if kernel.suffix != ".c" and not kernel.name.endswith(".scf.mlir"):
+        raise LoomError("loom compile takes a .c or .scf.mlir file", Location(str(kernel)))
     print(f"loom compile {kernel} -> {out_dir}/", flush=True)
+    if kernel.name.endswith(".scf.mlir"):
+        # An SCF file is a valid entry point: only the DFG stage is left to run.
+        _lower(kernel, out_dir / f"{name}.dfg.mlir", args.top, fanin)
+        return 0
     arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir,
                           progress=_progress)
-    _lower(arts, getattr(args, "max_join_fanin", 64))
+    _lower(arts.scf_mlir, arts.dfg_mlir, arts.top, fanin)
     return 0
 
 
-def _lower(arts: Artifacts, max_join_fanin: int) -> None:
+def _lower(scf_mlir: Path, dfg_mlir: Path, top: str | None, max_join_fanin: int) -> None:
     """The SCF to DFG stage, if `loom.lowering` provides `lower` yet."""
     lowering = importlib.import_module("loom.lowering")
     lower = getattr(lowering, "lower", None)
     if lower is None:
-        print(f"  dfg     not built yet: no {arts.dfg_mlir.name} (the SCF to DFG lowering "
+        print(f"  dfg     not built yet: no {dfg_mlir.name} (the SCF to DFG lowering "
               "does not exist yet)")
         return
     t = time.perf_counter()
     params = inspect.signature(lower).parameters
-    kwargs = {k: v for k, v in (("top", arts.top), ("max_join_fanin", max_join_fanin),
-                                ("bundle", arts.bundle)) if k in params}
-    lower(arts.scf_mlir, arts.dfg_mlir, **kwargs)
-    _progress("dfg", arts.dfg_mlir, time.perf_counter() - t)
+    kwargs = {k: v for k, v in (("top", top), ("max_join_fanin", max_join_fanin))
+              if k in params}
+    lower(scf_mlir, dfg_mlir, **kwargs)
+    _progress("dfg", dfg_mlir, time.perf_counter() - t)

@@ -48,3 +48,20 @@ class Pointer:
 
 class PointerError(Exception):
     """A pointer use the model cannot express; the caller adds the location."""
+
+
+@dataclass(frozen=True)
+class ConstTable:
+    """A constant global array (clang's `__const.f.x`, an initializer list's source)."""
+    name: str
+    shape: tuple[int, ...]
+    width: int
+    values: tuple[int, ...]          # row-major
+
+
+def unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    out = []
+    for d in reversed(shape):
+        out.append(flat % d)
+        flat //= d
+    return tuple(reversed(out))

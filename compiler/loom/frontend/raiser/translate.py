@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from loom.diagnostics import LoomError, Location
 from loom.frontend.llvm_input import c_location, source_location
 from loom.frontend.raiser.cfg import irreducible_edge, reverse_postorder
-from loom.frontend.raiser.memory import Index, Pointer, Root
+from loom.frontend.raiser.memory import ConstTable, Index, Pointer, Root, unravel
 from loom.frontend.raiser.types import LFloat, LInt, LPtr, array_shape, ltype
 from loom.frontend.signature import Signature
 
@@ -44,6 +44,7 @@ PASS_THROUGH = {"llvm.freeze", "llvm.intr.expect"}
 ALLOCATORS = {"malloc", "calloc", "realloc", "free", "aligned_alloc", "alloca",
               "posix_memalign", "__builtin_alloca"}
 PURE_PREFIXES = ("arith.", "ub.poison")
+MAX_INIT_ELEMENTS = 1024     # an initializer list becomes one store per element
 
 
 def op_name(op: Operation) -> str:
@@ -55,11 +56,12 @@ def op_name(op: Operation) -> str:
 def raise_to_cf(module: ModuleOp, sig: Signature) -> ModuleOp:
     """The module holding `func.func @<top>` in CF form."""
     funcs = {_sym_name(op): op for op in module.ops if op_name(op) == "llvm.func"}
+    globals_ = {_sym_name(op): op for op in module.ops if op_name(op) == "llvm.mlir.global"}
     top = funcs.get(sig.name)
     if top is None or not top.regions or not top.regions[0].blocks:
         raise LoomError(f"function '{sig.name}' is missing from the LLVM IR",
                         Location(sig.file, sig.line))
-    new = _Raiser(top, funcs, sig).run()
+    new = _Raiser(top, funcs, globals_, sig).run()
     return ModuleOp([new])
 
 
@@ -69,10 +71,11 @@ def _sym_name(op: Operation) -> str:
 
 
 class _Raiser:
-    def __init__(self, fn: Operation, funcs: dict[str, Operation], sig: Signature):
-        self.fn, self.funcs, self.sig = fn, funcs, sig
+    def __init__(self, fn: Operation, funcs: dict[str, Operation],
+                 globals_: dict[str, Operation], sig: Signature):
+        self.fn, self.funcs, self.globals, self.sig = fn, funcs, globals_, sig
         self.where = Location(sig.file, sig.line)
-        self.vals: dict[SSAValue, SSAValue | Pointer] = {}
+        self.vals: dict[SSAValue, SSAValue | Pointer | ConstTable] = {}
         self.blocks: dict[Block, Block] = {}
         self.consts: dict[tuple[int, str], SSAValue] = {}
         self.const_ops: list[Operation] = []
@@ -205,10 +208,15 @@ class _Raiser:
         if isinstance(v, Pointer):
             self.fail(user, f"'{op_name(user)}' on a pointer (pointer comparison, "
                             "conversion or escape) is not supported")
+        if isinstance(v, ConstTable):
+            self.fail(user, f"global variables ('{v.name}') are not supported")
         return v
 
     def pointer(self, old: SSAValue, user: Operation) -> Pointer:
         v = self.vals.get(old)
+        if isinstance(v, ConstTable):
+            self.fail(user, f"global variables ('{v.name}') are not supported; pass arrays "
+                            "as parameters of the top function")
         if not isinstance(v, Pointer):
             self.fail(user, "an access through a pointer of unknown extent is not supported")
         return v
@@ -331,6 +339,9 @@ class _Raiser:
         for r in raw.get_values():
             indices.append(self.to_index(dynamic.pop(0), op) if r == DYNAMIC else int(r))
         elem = ltype(op.properties["elem_type"])
+        while elem != base.pointee and base.depth < len(base.root.shape):
+            # An array's address is its first element's: GEP may step at that level.
+            base = Pointer(base.root, (*base.path, 0))
         if elem != base.pointee:
             self.fail(op, "pointer arithmetic that reinterprets an array as another "
                           "type is not supported")
@@ -367,13 +378,77 @@ class _Raiser:
         idx = self._element(p, op.operands[0].type, op)
         self.emit(memref.StoreOp.get(value, p.root.memref, idx))
 
+    # whole-array initialization (initializer lists, memset, memcpy)
+
+    def _whole_array(self, p: Pointer, op: Operation, what: str) -> int:
+        """The byte length of a memset/memcpy, which must cover p's whole array."""
+        length = op.operands[2].owner
+        size = p.root.width // 8
+        for d in p.root.shape:
+            size *= d
+        if not (isinstance(length, Operation) and op_name(length) == "llvm.mlir.constant"
+                and _const_value(length) == size and all(i == 0 for i in p.path)):
+            self.fail(op, f"{what} of part of an array (or of a run-time length) is not "
+                          "supported")
+        return size
+
+    def _loops(self, shape: tuple[int, ...], body, indices: tuple[SSAValue, ...] = ()) -> None:  # type: ignore[no-untyped-def]
+        """Emit a CF loop nest over `shape`; body(indices) emits the innermost ops."""
+        if not shape:
+            body(list(indices))
+            return
+        assert self.cur is not None and self.cur.parent is not None
+        region = self.cur.parent
+        header, inner, done = Block(arg_types=[IndexType()]), Block(), Block()
+        region.insert_block_after([header, inner, done], self.cur)
+        self.emit(cf.BranchOp(header, self.const(0, IndexType())))
+        self.cur = header
+        i = header.args[0]
+        more = self.emit(arith.CmpiOp(i, self.const(shape[0], IndexType()), "slt")).results[0]
+        self.emit(cf.ConditionalBranchOp(more, inner, [], done, []))
+        self.cur = inner
+        self._loops(shape[1:], body, (*indices, i))
+        step = self.emit(arith.AddiOp(i, self.const(1, IndexType()))).results[0]
+        self.emit(cf.BranchOp(header, step))
+        self.cur = done
+
     def _op_intr_memset(self, op: Operation) -> None:
-        self.fail(op, "initializing a local array in its declaration (memset) is not "
-                      "supported; initialize it in a loop")
+        dst = self.pointer(op.operands[0], op)
+        self._whole_array(dst, op, "memset")
+        byte = op.operands[1].owner
+        if not (isinstance(byte, Operation) and op_name(byte) == "llvm.mlir.constant"):
+            self.fail(op, "memset with a run-time value is not supported")
+        value = int.from_bytes(bytes([_const_value(byte) & 0xFF]) * (dst.root.width // 8),
+                               "little")
+        fill = self.const(value, IntegerType(dst.root.width))
+        self._loops(dst.root.shape,
+                    lambda idx: self.emit(memref.StoreOp.get(fill, dst.root.memref, idx)))
 
     def _op_intr_memcpy(self, op: Operation) -> None:
-        self.fail(op, "copying arrays or structs as a whole (memcpy, array initializers) "
-                      "is not supported; copy in a loop")
+        dst = self.pointer(op.operands[0], op)
+        self._whole_array(dst, op, "memcpy")
+        src = self.vals.get(op.operands[1])
+        if isinstance(src, ConstTable):
+            if (src.shape, src.width) != (dst.root.shape, dst.root.width):
+                self.fail(op, "an initializer of another shape is not supported")
+            if len(src.values) > MAX_INIT_ELEMENTS:
+                self.fail(op, f"an initializer list of more than {MAX_INIT_ELEMENTS} "
+                              "elements is not supported")
+            typ = IntegerType(dst.root.width)
+            for flat, value in enumerate(src.values):
+                idx = [self.const(i, IndexType()) for i in unravel(flat, dst.root.shape)]
+                self.emit(memref.StoreOp.get(self.const(value, typ), dst.root.memref, idx))
+            return
+        source = self.pointer(op.operands[1], op)
+        self._whole_array(source, op, "memcpy")
+        if (source.root.shape, source.root.width) != (dst.root.shape, dst.root.width):
+            self.fail(op, "copying between arrays of different shapes is not supported")
+
+        def copy(idx: list[SSAValue]) -> None:
+            v = self.emit(memref.LoadOp.get(source.root.memref, idx)).results[0]
+            self.emit(memref.StoreOp.get(v, dst.root.memref, idx))
+
+        self._loops(dst.root.shape, copy)
 
     _op_intr_memmove = _op_intr_memcpy
     _op_intr_memcpy_inline = _op_intr_memcpy
@@ -388,6 +463,11 @@ class _Raiser:
         for use in op.results[0].uses:
             if op_name(use.operation) == "llvm.call":
                 self._op_call(use.operation)     # e.g. printf("..."): the call is the problem
+        table = _const_table(self.globals.get(name), name)
+        if table is not None and all(op_name(u.operation) == "llvm.intr.memcpy" and u.index == 1
+                                     for u in op.results[0].uses):
+            self.vals[op.results[0]] = table     # the source of an initializer list
+            return
         if name in self.funcs:
             self.fail(op, f"function pointers (taking the address of '{name}') are not supported")
         self.fail(op, f"global variables ('{name}') are not supported; pass arrays as "
@@ -469,6 +549,25 @@ def _const_value(op: Operation) -> int:
     if isinstance(attr, IntegerAttr):
         return int(attr.value.data)
     raise LoomError(f"a constant {attr} is not supported", source_location(op.location, Location("?")))
+
+
+def _const_table(g: Operation | None, name: str) -> ConstTable | None:
+    """A constant global integer array with a dense initializer, else None."""
+    if g is None or "constant" not in g.properties:
+        return None
+    value, gtype = g.properties.get("value"), g.properties.get("global_type")
+    if not isinstance(value, DenseIntOrFPElementsAttr) or gtype is None:
+        return None
+    shape, inner = array_shape(ltype(gtype))
+    if not shape or not isinstance(inner, LInt):
+        return None
+    values = tuple(int(v) for v in value.get_values())
+    n = 1
+    for d in shape:
+        n *= d
+    if len(values) == 1 and n > 1:          # a splat
+        values = values * n
+    return ConstTable(name, shape, inner.width, values) if len(values) == n else None
 
 
 def _is_variadic(fn: Operation | None) -> bool:
