@@ -1,7 +1,7 @@
 /* Dot product: a reduction returning a scalar. */
 #define N 128
 
-int dot(int a[N], int b[N]) {
+int dot(const int a[N], const int b[N]) {
   int acc = 0;
   for (int i = 0; i < N; i++)
     acc += a[i] * b[i];

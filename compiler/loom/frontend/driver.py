@@ -150,6 +150,8 @@ def _lift_to_scf(tc: Toolchain, cf_mlir: Path) -> str:
         module = parse_module(lifted, cf_mlir.with_suffix(".lifted.mlir"))
         switches_to_ifs(module)
         lifted = print_generic(module)
-    passes = (SCF_PASSES_UPLIFT if tc.has_uplift_while_to_for else []) + SCF_PASSES_TAIL
+    # LLVM 19's lift keeps loop bodies in the while's "before" region, so the
+    # uplift finds nothing there and loops stay scf.while; 22's become scf.for.
+    passes = SCF_PASSES_UPLIFT + SCF_PASSES_TAIL
     return run_tool([tc.mlir_opt, "--canonicalize", *passes, *PRINT_FLAGS,
                      "--mlir-print-local-scope", "-"], what="mlir-opt (SCF)", stdin=lifted)

@@ -26,11 +26,6 @@ class Toolchain:
     mlir_opt: str
     mlir_translate: str
 
-    @property
-    def has_uplift_while_to_for(self) -> bool:
-        # --test-scf-uplift-while-to-for exists from LLVM 20 on.
-        return self.version >= 20
-
 
 def _find(tool: str, version: int) -> str | None:
     for candidate in (f"{tool}-{version}", f"/usr/lib/llvm-{version}/bin/{tool}"):
