@@ -140,6 +140,11 @@ class Outcome:
     result_widths: list[int] = field(default_factory=list)
 
 
+def _as_signed(value: int, width: int) -> int:
+    value = bits(value, width)
+    return value - (1 << width) if width and value >> (width - 1) else value
+
+
 def compare(bundle: Bundle, outcome: Outcome) -> list[str]:
     """Mismatches between an outcome and the bundle's expectations ([] when equal)."""
     problems: list[str] = []
@@ -150,7 +155,8 @@ def compare(bundle: Bundle, outcome: Outcome) -> list[str]:
             continue
         w = outcome.result_widths[i] if i < len(outcome.result_widths) else 64
         if bits(exp.data, w) != bits(outcome.results[i], w):
-            problems.append(f"result {i}: expected {exp.data}, got {outcome.results[i]}")
+            problems.append(f"result {i}: expected {_as_signed(exp.data, w)}, "
+                            f"got {_as_signed(outcome.results[i], w)}")
     for region in bundle.expected_memory_regions:
         got = outcome.memories.get(region.memref_arg_index)
         if got is None:
@@ -160,7 +166,7 @@ def compare(bundle: Bundle, outcome: Outcome) -> list[str]:
         for idx, (e, g) in enumerate(zip(region.values, got)):
             if bits(e, w) != bits(g, w):
                 problems.append(f"memory arg {region.memref_arg_index}[{idx}]: "
-                                f"expected {e}, got {g}")
+                                f"expected {_as_signed(e, w)}, got {_as_signed(g, w)}")
                 break
         if len(got) != len(region.values):
             problems.append(f"memory arg {region.memref_arg_index}: expected "

@@ -1,15 +1,14 @@
-"""`loom compile`: the front-end artifacts, then the DFG stage when it exists."""
+"""`loom compile`: the front-end artifacts, then the DFG stage."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import time
 from pathlib import Path
 
 from loom.diagnostics import LoomError, Location
 from loom.frontend.driver import Artifacts, compile_kernel, kernel_name, resolve_kernel
+from loom.lowering import lower
 
 __all__ = ["compile_main", "compile_kernel", "resolve_kernel", "Artifacts"]
 
@@ -37,16 +36,7 @@ def compile_main(args: argparse.Namespace) -> int:
 
 
 def _lower(scf_mlir: Path, dfg_mlir: Path, top: str | None, max_join_fanin: int) -> None:
-    """The SCF to DFG stage, if `loom.lowering` provides `lower` yet."""
-    lowering = importlib.import_module("loom.lowering")
-    lower = getattr(lowering, "lower", None)
-    if lower is None:
-        print(f"  dfg     not built yet: no {dfg_mlir.name} (the SCF to DFG lowering "
-              "does not exist yet)")
-        return
+    """The SCF to DFG stage."""
     t = time.perf_counter()
-    params = inspect.signature(lower).parameters
-    kwargs = {k: v for k, v in (("top", top), ("max_join_fanin", max_join_fanin))
-              if k in params}
-    lower(scf_mlir, dfg_mlir, **kwargs)
+    lower(scf_mlir, dfg_mlir, top, max_join_fanin)
     _progress("dfg", dfg_mlir, time.perf_counter() - t)
