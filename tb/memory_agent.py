@@ -1,0 +1,59 @@
+"""A request/response memory model for the extmemory bridge's master port.
+
+Requests (`<p>_req_valid/ready`, `_addr`, `_wdata`, `_we`) are accepted under
+seeded random backpressure and take effect in order at acceptance; each gets
+one response (`<p>_resp_valid/ready/_data`) after a seeded random latency,
+in request order. Read data is that of the element at acceptance time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+
+class MemoryAgent:
+    def __init__(self, dut: Any, prefix: str, contents: list[int], rng: random.Random,
+                 latency: tuple[int, int] = (1, 6), req_ready_prob: float = 1.0):
+        self.mem = list(contents)
+        self.rng, self.latency, self.p = rng, latency, req_ready_prob
+        g = lambda s: getattr(dut, f"{prefix}_{s}")  # noqa: E731
+        self.req_valid, self.req_ready = g("req_valid"), g("req_ready")
+        self.req_addr, self.req_wdata, self.req_we = g("req_addr"), g("req_wdata"), g("req_we")
+        self.resp_valid, self.resp_ready, self.resp_data = g("resp_valid"), g("resp_ready"), g("resp_data")
+        self.pending: deque[tuple[int, int]] = deque()   # (due cycle, data)
+        self.offering = False
+        self.errors: list[str] = []
+        self.requests = 0
+        self.req_ready.value = 0
+        self.resp_valid.value = 0
+
+    def drive(self, cycle: int) -> None:
+        self.req_ready.value = 1 if self.p >= 1.0 or self.rng.random() < self.p else 0
+        if not self.offering:
+            due = bool(self.pending) and self.pending[0][0] <= cycle
+            if due:
+                self.resp_data.value = self.pending[0][1]
+                self.offering = True
+            self.resp_valid.value = int(due)
+
+    def sample(self, cycle: int) -> None:
+        if self.offering and int(self.resp_ready.value):
+            self.pending.popleft()
+            self.offering = False
+        if int(self.req_valid.value) and int(self.req_ready.value):
+            addr = int(self.req_addr.value)
+            self.requests += 1
+            if addr >= len(self.mem):
+                self.errors.append(f"cycle {cycle}: request address {addr} outside "
+                                   f"{len(self.mem)} elements")
+                data = 0
+            elif int(self.req_we.value):
+                self.mem[addr] = int(self.req_wdata.value)
+                data = 0
+            else:
+                data = self.mem[addr]
+            lo, hi = self.latency
+            last = self.pending[-1][0] if self.pending else 0
+            self.pending.append((max(cycle + self.rng.randint(lo, hi), last), data))

@@ -1,0 +1,357 @@
+"""Test cases of every RTL unit family: stimulus plus golden expectation.
+
+`cases_for(family)` returns one UnitCase per parameter set of the catalog
+(loom.rtl.catalog). The expected streams always come from the golden op
+classes in loom.golden.ops; this module only chooses inputs (and, where the
+golden model needs it, the order in which tokens arrive).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from loom.golden.actor import Actor
+from loom.golden.channel import Channel
+from loom.golden.ops import arith, compose, cond_br, constant, fork, join, load, memory, merge, mux, sync
+from loom.golden.ops.buffer import Buffer
+from loom.golden.ops.carry import Carry
+from loom.golden.ops.gate import Gate
+from loom.golden.ops.invariant import Invariant
+from loom.golden.ops.stream import Stream
+from loom.rtl.catalog import CATALOG
+from loom.rtl.units import UnitSpec, unit_spec
+from tb.unit_runner import (Expected, Stimulus, UnitCase, actor_case, golden_stepwise,
+                            golden_streams, rand_token, rand_value)
+
+Params = dict[str, Any]
+
+BINARY_CLASSES: dict[str, type] = {
+    "addi": arith.AddI, "subi": arith.SubI, "andi": arith.AndI, "ori": arith.OrI,
+    "xori": arith.XOrI, "shli": arith.ShLI, "shrsi": arith.ShRSI, "shrui": arith.ShRUI,
+    "minsi": arith.MinSI, "maxsi": arith.MaxSI, "minui": arith.MinUI, "maxui": arith.MaxUI,
+    "muli": arith.MulI, "divsi": arith.DivSI, "divui": arith.DivUI, "remsi": arith.RemSI,
+    "remui": arith.RemUI,
+}
+CAST_CLASSES: dict[str, type] = {
+    "extsi": arith.ExtSI, "extui": arith.ExtUI, "trunci": arith.TruncI,
+    "index_cast": arith.IndexCast,
+}
+
+
+def _simple(family: str, make: Callable[[Params], Actor]) -> list[UnitCase]:
+    return [actor_case(unit_spec(family, **p), lambda p=p: make(p)) for p in CATALOG[family]]
+
+
+# ---------------------------------------------------------------- handshake
+
+def _exclusive(family: str, params: Params) -> UnitCase:
+    """Merges: token k (on a random input) is offered only after the unit
+    emitted token k - 1, so inputs never compete (the golden contract)."""
+    spec = unit_spec(family, **params)
+    n, port = params["n"], spec.port("ins")
+    make = merge.Merge if family == "merge" else merge.ControlMerge
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        order = [rng.randrange(n) for _ in range(count)]
+        inputs: list[list[Any]] = [[] for _ in range(n)]
+        gates: dict[int, list[Any]] = {i: [] for i in range(n)}
+        for k, i in enumerate(order):
+            inputs[i].append(rand_token(rng, port))
+            gates[i].append([("outs", k)] if k else None)
+        return Stimulus(inputs, gates, {"order": order})
+
+    def expected(stim: Stimulus) -> Expected:
+        cursor = [0] * n
+        batches = []
+        for i in stim.meta["order"]:
+            batches.append([(i, stim.inputs[i][cursor[i]])])
+            cursor[i] += 1
+        return Expected(*golden_stepwise(make(n), n, batches))
+
+    return UnitCase(spec, stimulus, expected)
+
+
+def _mux(params: Params) -> UnitCase:
+    spec = unit_spec("mux", **params)
+    n, port = params["n"], spec.port("ins")
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        sel = [rng.randrange(n) for _ in range(count)]
+        data = [[rand_token(rng, port) for _ in range(sel.count(i))] for i in range(n)]
+        return Stimulus([sel, *data])
+
+    return actor_case(spec, lambda: mux.Mux(n), stimulus)
+
+
+def _source() -> UnitCase:
+    spec = unit_spec("source")
+
+    def expected(stim: Stimulus) -> Expected:
+        # the golden source offers one token whenever its output is empty
+        actor, out = constant.Source(), Channel("out")
+        for _ in range(stim.meta["count"]):
+            actor.fire([], [out])
+            out.pop()
+        return Expected([out.trace], [], prefix_only={0})
+
+    return UnitCase(spec, lambda rng, n: Stimulus([], meta={"count": n}), expected)
+
+
+# ---------------------------------------------------------------- arith
+
+def _binary_stimulus(spec: UnitSpec, op: str) -> Callable[[random.Random, int], Stimulus]:
+    w = spec.params["w"]
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        lhs, rhs = [], []
+        for _ in range(count):
+            a, b = rand_value(rng, w), rand_value(rng, w)
+            if op.startswith("sh") and rng.random() < 0.7:
+                b = rng.randrange(w + 2) & ((1 << w) - 1)   # mostly in-range amounts
+            elif op in ("cmpi", "minsi", "maxsi", "minui", "maxui") and rng.random() < 0.2:
+                b = a                                       # ties and equality
+            lhs.append(a)
+            rhs.append(b)
+        return Stimulus([lhs, rhs])
+
+    return stimulus
+
+
+def _binary(op: str) -> list[UnitCase]:
+    out = []
+    for p in CATALOG[op]:
+        spec = unit_spec(op, **p)
+        out.append(actor_case(spec, lambda w=p["w"]: BINARY_CLASSES[op](w),
+                              _binary_stimulus(spec, op)))
+    return out
+
+
+def _cmpi() -> list[UnitCase]:
+    out = []
+    for p in CATALOG["cmpi"]:
+        spec = unit_spec("cmpi", **p)
+        out.append(actor_case(spec, lambda p=p: arith.CmpI(p["predicate"], p["w"]),
+                              _binary_stimulus(spec, "cmpi")))
+    return out
+
+
+def _cast(op: str) -> list[UnitCase]:
+    return _simple(op, lambda p: CAST_CLASSES[op](p["w_in"], p["w_out"]))
+
+
+def _compose(family: str) -> list[UnitCase]:
+    cls = compose.Compose if family == "compose" else compose.Decompose
+    return _simple(family, lambda p: cls([p["w"]] + [w for _, w in p["extras"]]))
+
+
+# ---------------------------------------------------------------- dataflow
+
+def _bursts(rng: random.Random, count: int, max_len: int = 12) -> list[int]:
+    """Iteration counts of back-to-back loop bursts, about `count` tokens in
+    all; zero-trip bursts included."""
+    lens, total = [], 0
+    while total < count:
+        n = rng.choice([0, 1, 2, rng.randrange(max_len + 1)])
+        lens.append(n)
+        total += n + 1
+    return lens
+
+
+def _stream_triple(rng: random.Random, step_op: str, cont: str, w: int) -> tuple[int, int, int]:
+    """A (start, step, bound) whose loop ends within a few dozen steps."""
+    m = (1 << w) - 1
+    half = 1 << (w - 1)
+    small = lambda lo, hi: rng.randint(lo, hi) & m  # noqa: E731
+    big = min(half - 1, 1 << 20)
+    if step_op == "+=":
+        start = rng.randint(-big, big) if w > 8 else rng.randrange(1 << w)
+        return start & m, small(0 if w == 1 else 1, 4), (start + rng.randint(-3, 30)) & m
+    if step_op == "-=":
+        start = rng.randint(-big, big)
+        return start & m, small(1, 4), (start - rng.randint(-3, 30)) & m
+    if step_op == "*=":
+        return small(1, 9), small(2, 4), small(-5, 1 << min(w - 2, 24))
+    if step_op == "/=":
+        return small(-5, min(half - 1, 1 << 30)), small(2, 5), small(0, 3)
+    if step_op == "<<=":
+        start = small(1, 7)
+        return start, small(1, 3), (start << rng.randrange(0, 3 * 7)) & m
+    return small(0, min(half - 1, 1 << 30)), small(1, 4), small(0, 3)   # >>=
+
+
+def _stream(params: Params) -> UnitCase:
+    spec = unit_spec("stream", **params)
+    step_op, cont, w = params["step_op"], params["cont_cond"], params["w"]
+
+    def terminates(triple: tuple[int, int, int]) -> bool:
+        outs = golden_streams(Stream(step_op, cont, w), [[v] for v in triple], 64)[0]
+        return bool(outs[1]) and outs[1][-1] == 0
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        streams: list[list[int]] = [[], [], []]
+        emitted = 0
+        while emitted < count:
+            triple = _stream_triple(rng, step_op, cont, w)
+            if not terminates(triple):
+                continue
+            for s, v in zip(streams, triple):
+                s.append(v)
+            emitted += len(golden_streams(Stream(step_op, cont, w), [[v] for v in triple])[0][0])
+        return Stimulus(streams)
+
+    return actor_case(spec, lambda: Stream(step_op, cont, w), stimulus)
+
+
+def _gate(params: Params) -> UnitCase:
+    spec = unit_spec("gate", **params)
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        values, conds = [], []
+        for n in _bursts(rng, count):
+            values += [rand_value(rng, params["w"]) for _ in range(n + 1)]
+            conds += [1] * n + [0]
+        return Stimulus([values, conds])
+
+    return actor_case(spec, Gate, stimulus)
+
+
+def _carry(params: Params) -> UnitCase:
+    spec = unit_spec("carry", **params)
+    w = params["w"]
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        d, a, b = [], [], []
+        for n in _bursts(rng, count // 2):
+            a.append(rand_value(rng, w))
+            b += [rand_value(rng, w) for _ in range(n)]
+            d += [1] * n + [0]
+        return Stimulus([d, a, b])
+
+    return actor_case(spec, Carry, stimulus)
+
+
+def _invariant(params: Params) -> UnitCase:
+    spec = unit_spec("invariant", **params)
+    w = params["w"]
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        d, a = [], []
+        for n in _bursts(rng, count):
+            a.append(rand_value(rng, w))
+            d += [1] * n + [0]
+        return Stimulus([d, a])
+
+    return actor_case(spec, Invariant, stimulus)
+
+
+# ---------------------------------------------------------------- memory
+
+def _memory(family: str, params: Params) -> UnitCase:
+    """A program of accesses ordered the way a ctrl-done chain orders them:
+    a store, or a group of loads on distinct ports (read-after-read runs in
+    parallel), each group offered only after every done token of the
+    previous group has come out."""
+    spec = unit_spec(family, **params)
+    ld, st, shape, w = params["ld"], params["st"], tuple(params["shape"]), params["w"]
+    rank = len(shape)
+    ins = ([c for s in range(st) for c in [f"st_data{s}"] + [f"st_addr{s * rank + k}" for k in range(rank)]]
+           + [f"ld_addr{j * rank + k}" for j in range(ld) for k in range(rank)])
+    n_in = len(ins)
+    size = 1
+    for d in shape:
+        size *= d
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        inputs: list[list[Any]] = [[] for _ in range(n_in)]
+        gates: dict[int, list[Any]] = {k: [] for k in range(n_in)}
+        done = {f"st_done{s}": 0 for s in range(st)} | {f"ld_done{j}": 0 for j in range(ld)}
+        batches: list[list[tuple[int, Any]]] = []
+        after: list[tuple[str, int]] | None = None
+        for _ in range(count):
+            batch = []
+            addr = lambda: [rng.randrange(e) for e in shape]  # noqa: E731
+            if st and (not ld or rng.random() < 0.45):
+                s = rng.randrange(st)
+                base = s * (1 + rank)
+                toks = [rand_value(rng, w)] + addr()
+                ports, finished = range(base, base + 1 + rank), [f"st_done{s}"]
+            else:
+                js = rng.sample(range(ld), rng.randint(1, ld))
+                toks, ports, finished = [], [], []
+                for j in js:
+                    base = st * (1 + rank) + j * rank
+                    toks += addr()
+                    ports += list(range(base, base + rank))
+                    finished.append(f"ld_done{j}")
+            for k, tok in zip(ports, toks):
+                inputs[k].append(tok)
+                gates[k].append(after)
+                batch.append((k, tok))
+            batches.append(batch)
+            for ch in finished:
+                done[ch] += 1
+            after = [(ch, done[ch]) for ch in finished]
+        meta: dict[str, Any] = {"batches": batches}
+        if family == "extmemory":
+            meta["memory"] = [rng.getrandbits(w) for _ in range(size)]
+        return Stimulus(inputs, gates, meta)
+
+    # on-chip contents survive the reset between episodes: each episode's
+    # golden memory starts where the previous one ended (zeros at first)
+    carried: dict[str, list[int] | None] = {"storage": None}
+
+    def expected(stim: Stimulus) -> Expected:
+        initial = stim.meta["memory"] if family == "extmemory" else carried["storage"]
+        actor = memory.Memory(ld, st, shape, w, initial)
+        outs, consumed = golden_stepwise(actor, n_in, stim.meta["batches"])
+        carried["storage"] = list(actor.storage)
+        return Expected(outs, consumed, memory=actor.storage if family == "extmemory" else None)
+
+    return UnitCase(spec, stimulus, expected, in_channels=ins, tokens_scale=0.5)
+
+
+# ---------------------------------------------------------------- registry
+
+def cases_for(family: str) -> list[UnitCase]:
+    if family in ("merge", "control_merge"):
+        return [_exclusive(family, p) for p in CATALOG[family]]
+    if family == "mux":
+        return [_mux(p) for p in CATALOG["mux"]]
+    if family == "source":
+        return [_source()]
+    if family in ("memory", "extmemory"):
+        return [_memory(family, p) for p in CATALOG[family]]
+    if family in BINARY_CLASSES:
+        return _binary(family)
+    if family in CAST_CLASSES:
+        return _cast(family)
+    if family in ("compose", "decompose"):
+        return _compose(family)
+    simple: dict[str, Callable[[Params], Actor]] = {
+        "fork": lambda p: fork.Fork(p["n"]),
+        "lazy_fork": lambda p: fork.LazyFork(p["n"]),
+        "join": lambda p: join.Join(p["n"]),
+        "sync": lambda p: sync.Sync(p["n"]),
+        "cond_br": lambda p: cond_br.CondBr(),
+        "constant": lambda p: constant.Constant(unit_spec("constant", **p).params["value"]),
+        "sink": lambda p: constant.Sink(),
+        "oehb": lambda p: Buffer(1, "seq"),
+        "tehb": lambda p: Buffer(1, "seq"),
+        "fifo": lambda p: Buffer(p["slots"], "fifo"),
+        "select": lambda p: arith.Select(p["w"]),
+        "load": lambda p: load.Load(p["rank"]),
+        "store": lambda p: load.Store(p["rank"]),
+    }
+    if family in simple:
+        cases = _simple(family, simple[family])
+        for c in cases:
+            c.valid_may_drop = family == "lazy_fork"
+        return cases
+    dataflow = {"stream": _stream, "gate": _gate, "carry": _carry, "invariant": _invariant}
+    if family in dataflow:
+        return [dataflow[family](p) for p in CATALOG[family]]
+    if family == "cmpi":
+        return _cmpi()
+    raise KeyError(f"no test cases for unit family {family!r}")

@@ -1,0 +1,26 @@
+"""Source: an endless stream of control tokens under backpressure.
+
+Template templates/source.sv.j2, every catalog parameter set, against the
+golden op classes (tb.unit_cases)."""
+
+import pytest
+
+from tb.unit_cases import cases_for
+from tb.unit_runner import run_cases
+
+pytestmark = pytest.mark.rtl
+FAMILIES = ['source']
+
+
+def cases():
+    return [c for f in FAMILIES for c in cases_for(f)]
+
+
+def test_source_matches_golden():
+    run_cases("source", cases(), seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_source_long(seed):
+    run_cases("source", cases(), seed=seed, tokens=5000)
