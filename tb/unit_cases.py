@@ -342,6 +342,8 @@ def cases_for(family: str) -> list[UnitCase]:
         "fifo": lambda p: Buffer(p["slots"], "fifo"),
         "select": lambda p: arith.Select(p["w"]),
         "load": lambda p: load.Load(p["rank"]),
+        "unbundle": lambda p: compose.Unbundle(len(p.get("extras", ()))),
+        "bundle": lambda p: compose.Bundle(len(p.get("extras", ()))),
         "store": lambda p: load.Store(p["rank"]),
     }
     if family in simple:

@@ -45,6 +45,8 @@ CATALOG: dict[str, list[Params]] = {
                 dict(w=64, extras=(("tag", 8),))],
     "decompose": [dict(w=32, extras=TAG_SPEC), dict(w=1, extras=(("spec", 1),)),
                   dict(w=64, extras=(("tag", 8),))],
+    "unbundle": [dict(w=32, extras=TAG_SPEC), dict(w=1), dict(w=64, extras=(("tag", 8),))],
+    "bundle": [dict(w=32, extras=TAG_SPEC), dict(w=1), dict(w=64, extras=(("tag", 8),))],
     "stream": [dict(step_op="+=", cont_cond="<", w=64), dict(step_op="+=", cont_cond="<", w=32),
                dict(step_op="-=", cont_cond=">=", w=32), dict(step_op="*=", cont_cond="<=", w=32),
                dict(step_op="/=", cont_cond=">", w=32), dict(step_op="<<=", cont_cond="!=", w=64),

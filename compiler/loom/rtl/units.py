@@ -316,6 +316,25 @@ def _compose(p: _Params) -> UnitSpec:
                     dict(w=w, extras=ex), ports, False, dict(w=w, op=p.family))
 
 
+@family("unbundle", "bundle")
+def _bundle(p: _Params) -> UnitSpec:
+    """unbundle: channel -> control token, data, one channel per extra signal
+    (each its own handshake, served eagerly); bundle: the join back."""
+    w, ex = p.int("w", 1, 4096), p.extras()
+    parts = (Port("outs_ctrl" if p.family == "unbundle" else "ins_ctrl",
+                  "out" if p.family == "unbundle" else "in", 0),)
+    side = "out" if p.family == "unbundle" else "in"
+    pre = "outs" if p.family == "unbundle" else "ins"
+    parts += (Port(f"{pre}_data", side, w),)
+    parts += tuple(Port(f"{pre}_x{n}", side, ew) for n, ew in ex)
+    chan = (Port("ins", "in", w, None, ex),) if p.family == "unbundle" else (Port("outs", "out", w, None, ex),)
+    ports = chan + parts if p.family == "unbundle" else parts + chan
+    return UnitSpec(p.family, "bundle", f"loom_{p.family}_w{w}{_xsuffix(ex)}",
+                    dict(w=w, extras=ex), ports, p.family == "unbundle",
+                    dict(op=p.family, w=w, extras=ex, n=2 + len(ex),
+                         names=["data"] + [f"x{n}" for n, _ in ex]))
+
+
 # ---------------------------------------------------------------- dataflow
 
 @family("stream")
