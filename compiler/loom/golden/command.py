@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from loom.bundle import load_bundle
@@ -18,26 +19,37 @@ from loom.golden.run import find_func, golden_report, run_dfg, write_report
 MAX_PROBLEM_LINES = 20
 
 
-def _dfg_and_bundle(args: argparse.Namespace) -> tuple[Path, Path, Path]:
-    """The DFG to run, its bundle and the output directory; compiles C and SCF inputs."""
+@dataclass
+class Inputs:
+    """What a command works on: the DFG (compiled or lowered as needed) and its bundle."""
+    name: str
+    out_dir: Path
+    dfg: Path
+    bundle: Path | None
+
+
+def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
+    """Resolve K; compile a .c file, lower a .scf.mlir file; find the bundle."""
     kernel = resolve_kernel(args.kernel)
     name = kernel_name(kernel)
     out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
+    given = Path(args.bundle) if getattr(args, "bundle", None) else None
     if kernel.name.endswith(".c"):
         arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir)
         lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin)
-        return arts.dfg_mlir, Path(args.bundle) if args.bundle else arts.bundle_path, out_dir
-    bundle_path = Path(args.bundle) if args.bundle else \
-        kernel.with_name(f"{name}.bundle.json")
-    if not bundle_path.exists():
+        return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path)
+    bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
+    if not need_bundle and not bundle.exists():
+        bundle = None
+    elif not bundle.exists():
         raise LoomError("no bundle: give --bundle B.json (or put "
-                        f"{bundle_path.name} beside the input)", Location(str(kernel)))
+                        f"{bundle.name} beside the input)", Location(str(kernel)))
     if kernel.name.endswith(".scf.mlir"):
         dfg = out_dir / f"{name}.dfg.mlir"
         lower(kernel, dfg, args.top, args.max_join_fanin)
-        return dfg, bundle_path, out_dir
+        return Inputs(name, out_dir, dfg, bundle)
     if kernel.name.endswith(".dfg.mlir"):
-        return kernel, bundle_path, out_dir
+        return Inputs(name, out_dir, kernel, bundle)
     raise LoomError("expected a .c, .scf.mlir or .dfg.mlir file", Location(str(kernel)))
 
 
@@ -45,8 +57,9 @@ def run_main(args: argparse.Namespace) -> int:
     if args.stage != "dfg":
         return reference_main(args)
 
-    kernel, bundle_path, out_dir = _dfg_and_bundle(args)
-    name = kernel_name(kernel)
+    inputs = prepare(args)
+    kernel, bundle_path, out_dir, name = inputs.dfg, inputs.bundle, inputs.out_dir, inputs.name
+    assert bundle_path is not None
     bundle = load_bundle(bundle_path)
     module = load_module(kernel)
     func = find_func(module, args.top, str(kernel))

@@ -1,0 +1,192 @@
+"""DFG to netlist: one unit instance per op, one named channel per DFG edge.
+
+Every DFG edge becomes a channel named by loom.dfg_names (the names the
+golden traces use). Each cycle of the graph gets a 2-slot FIFO with
+registered valid and ready on a back edge found by depth-first search, so
+every cycle has a register on both paths and room for the token it carries.
+Results nobody consumes are discarded: their ready is tied high.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation, SSAValue
+
+from loom.dfg_names import name_dfg
+from loom.diagnostics import Location
+from loom.dialects import handshake as hs
+from loom.dialects.channel_types import data_width
+from loom.ir import op_location
+from loom.rtl.op_units import OpUnit, op_unit
+from loom.rtl.units import UnitSpec, unit_spec
+
+BACK_EDGE_BUFFER = dict(family="fifo", slots=2, transparent=False)
+SLOT_BUFFER = dict(family="tehb")
+
+
+@dataclass(eq=False)
+class Channel:
+    name: str
+    width: int
+    index: int                                   # id in the trace file
+    driver: tuple["Instance", str, int | None] | None = None   # None: a top input
+    sink: tuple["Instance", str, int | None] | None = None     # None: a top output or discarded
+    top_output: str | None = None                # the top port it drives, if any
+
+
+@dataclass(eq=False)
+class Instance:
+    name: str
+    spec: UnitSpec
+    origin: str                                  # the DFG op and its C line
+    op: Operation | None = None
+    masters: list[str] = field(default_factory=list)   # extmemory: top port prefix
+
+
+@dataclass
+class TopPort:
+    name: str
+    direction: str       # "in" | "out" (direction of the data)
+    width: int
+    channel: Channel | None
+    arg_index: int | None = None   # inputs: the function argument it carries
+
+
+@dataclass
+class Netlist:
+    name: str
+    instances: list[Instance] = field(default_factory=list)
+    channels: list[Channel] = field(default_factory=list)
+    inputs: list[TopPort] = field(default_factory=list)
+    outputs: list[TopPort] = field(default_factory=list)
+    memories: list[tuple[str, Instance, int]] = field(default_factory=list)  # (prefix, inst, arg)
+    buffers: int = 0
+
+    def channel(self, name: str) -> Channel:
+        for ch in self.channels:
+            if ch.name == name:
+                return ch
+        raise KeyError(name)
+
+
+def _origin(op: Operation, label: str, filename: str) -> str:
+    loc = op_location(op) or Location(filename)
+    return f"{op.name} '{label}' at {loc}"
+
+
+def build_netlist(func: hs.FuncOp, filename: str) -> Netlist:
+    body = func.body.block
+    names = name_dfg(body)
+    net = Netlist(func.sym_name.data)
+    channels: dict[SSAValue, Channel] = {}
+
+    def new_channel(value: SSAValue) -> Channel:
+        ch = Channel(names.values[value], data_width(value.type), len(net.channels))
+        net.channels.append(ch)
+        channels[value] = ch
+        return ch
+
+    for i, arg in enumerate(body.args):
+        if isinstance(arg.type, MemRefType):
+            continue
+        ch = new_channel(arg)
+        net.inputs.append(TopPort(ch.name, "in", ch.width, ch, i))
+    for op in body.ops:
+        for r in op.results:
+            new_channel(r)
+
+    units: dict[Operation, tuple[Instance, OpUnit]] = {}
+    for op in body.ops:
+        label = names.ops[op]
+        if isinstance(op, hs.ReturnOp):
+            for k, v in enumerate(op.operands):
+                port = "done" if k == len(op.operands) - 1 and data_width(v.type) == 0 \
+                    else f"result{k}"
+                ch = channels[v]
+                ch.top_output = port
+                net.outputs.append(TopPort(port, "out", ch.width, ch))
+            continue
+        mapping = op_unit(op, filename)
+        where = op_location(op) or Location(filename)
+        spec = unit_spec(mapping.family, loc=where, **mapping.params)
+        inst = Instance(f"u_{label}", spec, _origin(op, label, filename), op)
+        net.instances.append(inst)
+        units[op] = (inst, mapping)
+        if isinstance(op, hs.ExternalMemoryOp):
+            arg = op.operands[0]
+            prefix = names.values[arg]
+            inst.masters.append(prefix)
+            net.memories.append((prefix, inst, body.args.index(arg)))
+        token_operands = [v for v in op.operands if not isinstance(v.type, MemRefType)]
+        for v, (port, lane) in zip(token_operands, mapping.ins):
+            channels[v].sink = (inst, port, lane)
+        for r, (port, lane) in zip(op.results, mapping.outs):
+            channels[r].driver = (inst, port, lane)
+
+    _buffer_back_edges(net, body, units, channels)
+    _buffer_fork_outputs(net)
+    return net
+
+
+def _buffer_fork_outputs(net: Netlist) -> None:
+    """One slot on every fork output that has no buffer yet.
+
+    An eager fork releases its input only when every output took its copy.
+    When one copy is needed to produce the token its sibling waits for (an
+    invariant's replay feeds both the next loop condition and a branch on
+    that condition), the copy must be able to wait in a slot; with none the
+    ring deadlocks, although the unbounded golden model runs.
+    """
+    for ch in list(net.channels):
+        driver = ch.driver
+        if driver is None or driver[0].spec.family not in ("fork", "lazy_fork"):
+            continue
+        if ch.sink is not None and ch.sink[0].spec.family in ("fifo", "tehb", "oehb"):
+            continue
+        _insert_buffer(net, ch, SLOT_BUFFER, "slot")
+
+
+def _buffer_back_edges(net: Netlist, body, units, channels: dict[SSAValue, Channel]) -> None:
+    """Insert a registered 2-slot FIFO on one edge of every cycle (DFS back edges)."""
+    succ: dict[Operation, list[tuple[SSAValue, Operation]]] = {op: [] for op in units}
+    for op in units:
+        for r in op.results:
+            for use in r.uses:
+                if use.operation in units:
+                    succ[op].append((r, use.operation))
+    state: dict[Operation, int] = {}          # 1 on the stack, 2 done
+    back: list[SSAValue] = []
+    for root in units:
+        if root in state:
+            continue
+        stack = [(root, iter(succ[root]))]
+        state[root] = 1
+        while stack:
+            op, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[op] = 2
+                stack.pop()
+                continue
+            value, target = nxt
+            if state.get(target) == 1:
+                back.append(value)
+            elif target not in state:
+                state[target] = 1
+                stack.append((target, iter(succ[target])))
+    for value in back:
+        _insert_buffer(net, channels[value], BACK_EDGE_BUFFER, "back-edge")
+
+
+def _insert_buffer(net: Netlist, ch: Channel, kind: dict, why: str) -> None:
+    params = dict(kind)
+    family = params.pop("family")
+    spec = unit_spec(family, w=ch.width, **params)
+    inst = Instance(f"u_buf_{ch.name}", spec, f"{why} buffer on channel '{ch.name}'")
+    net.instances.append(inst)
+    out = Channel(f"{ch.name}_buffered", ch.width, len(net.channels), (inst, "outs", None), ch.sink)
+    net.channels.append(out)
+    ch.sink = (inst, "ins", None)
+    net.buffers += 1

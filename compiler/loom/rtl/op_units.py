@@ -1,0 +1,149 @@
+"""Which RTL unit implements each DFG op, with which parameters and port lanes.
+
+One rule per op kind: the unit family and its parameters (from the op's
+attributes and edge types), and where each operand and result lands on the
+unit's ports, as (port, lane); lane None for a scalar port.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.ir import Operation
+
+from loom.dfg_names import op_kind
+from loom.diagnostics import LoomError, Location
+from loom.dialects.channel_types import data_width
+from loom.golden.ops.arith import PREDICATE_NAMES
+from loom.ir import op_location
+
+Lane = tuple[str, int | None]
+INDEX_BITS = 64
+
+
+@dataclass
+class OpUnit:
+    family: str
+    params: dict[str, Any]
+    ins: list[Lane]          # per token operand (memref operands excluded)
+    outs: list[Lane]         # per result
+
+
+def _w(v) -> int:
+    return data_width(v.type)
+
+
+def _lanes(port: str, n: int) -> list[Lane]:
+    return [(port, i) for i in range(n)]
+
+
+def _prop(op: Operation, name: str) -> Any:
+    attr = op.properties.get(name)
+    if attr is None:
+        attr = op.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else getattr(attr, "data", attr)
+
+
+_BINARY = {"addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
+           "minsi", "maxsi", "minui", "maxui", "muli", "divsi", "divui", "remsi", "remui"}
+_CASTS = {"extsi", "extui", "trunci", "index_cast", "index_castui"}
+
+
+def _memory(op: Operation) -> OpUnit:
+    ld, st = _prop(op, "ld_count"), _prop(op, "st_count")
+    mem_type = op.operands[0].type if op.name == "handshake.extmemory" else _prop(op, "mem_type")
+    assert isinstance(mem_type, MemRefType)
+    shape = tuple(mem_type.get_shape())
+    rank = len(shape)
+    ins: list[Lane] = []
+    for s in range(st):
+        ins += [("st_data", s)] + [("st_addr", s * rank + k) for k in range(rank)]
+    for j in range(ld):
+        ins += [("ld_addr", j * rank + k) for k in range(rank)]
+    outs = _lanes("ld_data", ld) + _lanes("st_done", st) + _lanes("ld_done", ld)
+    family = "extmemory" if op.name == "handshake.extmemory" else "memory"
+    return OpUnit(family, dict(ld=ld, st=st, shape=shape, w=data_width(mem_type.element_type),
+                               aw=INDEX_BITS), ins, outs)
+
+
+def op_unit(op: Operation, filename: str) -> OpUnit:
+    kind, name = op_kind(op), op.name
+    ops, res = list(op.operands), list(op.results)
+    if name in ("handshake.fork", "handshake.lazy_fork"):
+        return OpUnit(kind, dict(n=len(res), w=_w(ops[0])), [("ins", None)], _lanes("outs", len(res)))
+    if name == "handshake.join":
+        return OpUnit("join", dict(n=len(ops)), _lanes("ins", len(ops)), [("outs", None)])
+    if name == "handshake.merge":
+        return OpUnit("merge", dict(n=len(ops), w=_w(res[0])), _lanes("ins", len(ops)),
+                      [("outs", None)])
+    if name == "handshake.control_merge":
+        return OpUnit("control_merge", dict(n=len(ops), w=_w(res[0])), _lanes("ins", len(ops)),
+                      [("outs", None), ("index", None)])
+    if name == "handshake.mux":
+        n = len(ops) - 1
+        return OpUnit("mux", dict(n=n, w=_w(res[0])), [("sel", None)] + _lanes("ins", n),
+                      [("outs", None)])
+    if name == "handshake.cond_br":
+        return OpUnit("cond_br", dict(w=_w(ops[1])), [("cond", None), ("ins", None)],
+                      [("true_out", None), ("false_out", None)])
+    if name == "handshake.buffer":
+        slots, kind_ = _prop(op, "slots"), _prop(op, "buffer_type")
+        if slots == 1 and kind_ == "seq":
+            return OpUnit("oehb", dict(w=_w(ops[0])), [("ins", None)], [("outs", None)])
+        return OpUnit("fifo", dict(slots=max(2, slots), w=_w(ops[0]),
+                                   transparent=kind_ == "fifo"), [("ins", None)], [("outs", None)])
+    if name == "handshake.constant":
+        return OpUnit("constant", dict(w=_w(res[0]), value=_prop(op, "value")),
+                      [("ctrl", None)], [("outs", None)])
+    if name == "handshake.source":
+        return OpUnit("source", {}, [], [("outs", None)])
+    if name == "handshake.sink":
+        return OpUnit("sink", {}, [("ins", None)], [])
+    if name in ("handshake.load", "handshake.store"):
+        rank = len(res) - 1
+        data = ops[rank]
+        ins = _lanes("addr", rank) + [("data_from_mem" if kind == "load" else "data", None),
+                                      ("ctrl", None)]
+        outs = [("data_to_comp" if kind == "load" else "data_to_mem", None)] + \
+            _lanes("addr_to_mem", rank)
+        return OpUnit(kind, dict(rank=rank, aw=INDEX_BITS, w=_w(data)), ins, outs)
+    if name in ("handshake.extmemory", "handshake.memory"):
+        return _memory(op)
+    if name == "dataflow.stream":
+        return OpUnit("stream", dict(step_op=_prop(op, "step_op"), cont_cond=_prop(op, "cont_cond"),
+                                     w=_w(ops[0])),
+                      [("start", None), ("step", None), ("bound", None)],
+                      [("idx", None), ("cont", None)])
+    if name == "dataflow.gate":
+        return OpUnit("gate", dict(w=_w(ops[0])), [("before_value", None), ("before_cond", None)],
+                      [("after_value", None), ("after_cond", None)])
+    if name == "dataflow.carry":
+        return OpUnit("carry", dict(w=_w(res[0])), [("d", None), ("a", None), ("b", None)],
+                      [("o", None)])
+    if name == "dataflow.invariant":
+        return OpUnit("invariant", dict(w=_w(res[0])), [("d", None), ("a", None)], [("o", None)])
+    if name.startswith("arith."):
+        return _arith(op, kind, ops, res)
+    raise LoomError(f"{name} has no RTL unit", op_location(op) or Location(filename))
+
+
+def _arith(op: Operation, kind: str, ops: list, res: list) -> OpUnit:
+    if kind in _BINARY:
+        return OpUnit(kind, dict(w=_w(res[0])), [("lhs", None), ("rhs", None)],
+                      [("result", None)])
+    if kind == "cmpi":
+        return OpUnit("cmpi", dict(w=_w(ops[0]), predicate=PREDICATE_NAMES[_prop(op, "predicate")]),
+                      [("lhs", None), ("rhs", None)], [("result", None)])
+    if kind == "select":
+        return OpUnit("select", dict(w=_w(res[0])),
+                      [("cond", None), ("true_value", None), ("false_value", None)],
+                      [("result", None)])
+    if kind in _CASTS:
+        wi, wo = _w(ops[0]), _w(res[0])
+        family = kind
+        if kind == "index_castui":
+            family = "extui" if wo > wi else "trunci" if wo < wi else "index_cast"
+        return OpUnit(family, dict(w_in=wi, w_out=wo), [("ins", None)], [("outs", None)])
+    raise LoomError(f"{op.name} has no RTL unit", op_location(op))

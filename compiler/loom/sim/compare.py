@@ -1,0 +1,140 @@
+"""RTL traces against the golden model: per channel, then results and memories.
+
+Kahn semantics: buffering and stalls change when tokens move, never which
+tokens a channel carries. So each channel's RTL token sequence must equal the
+golden one (a prefix on deadlock, and then the run fails). The first
+divergence is the earliest cycle at which any channel left the golden stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from loom.bundle import Outcome
+from loom.rtl.netlist import Channel, Netlist
+
+BUFFERED = "_buffered"
+
+
+@dataclass
+class RtlTrace:
+    transfers: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)  # id -> (cycle, value)
+    stuck: list[tuple[int, int]] = field(default_factory=list)                   # (cycle, id)
+    last_cycle: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(v) for v in self.transfers.values())
+
+
+def read_trace(path: Path) -> RtlTrace:
+    trace = RtlTrace()
+    if not path.exists():
+        return trace
+    with path.open() as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) != 3:
+                continue
+            cycle = int(parts[0])
+            trace.last_cycle = max(trace.last_cycle, cycle)
+            if parts[1] == "stuck":
+                trace.stuck.append((cycle, int(parts[2])))
+                continue
+            value = None if parts[2] == "-" else int(parts[2], 16)
+            trace.transfers.setdefault(int(parts[1]), []).append((cycle, value))
+    return trace
+
+
+@dataclass
+class Divergence:
+    channel: str
+    producer: str
+    consumer: str
+    index: int
+    expected: Any
+    got: Any
+    cycle: int | None
+
+    def describe(self) -> str:
+        exp = "nothing" if self.expected is _MISSING else _fmt(self.expected)
+        got = "nothing" if self.got is _MISSING else _fmt(self.got)
+        when = f"cycle {self.cycle}" if self.cycle is not None else "by the end of the run"
+        return (f"first divergence on channel '{self.channel}' (from {self.producer} to "
+                f"{self.consumer}), token {self.index}: expected {exp}, got {got} at {when}")
+
+
+_MISSING = object()
+
+
+def _fmt(v: Any) -> str:
+    return "control token" if v is None else str(v)
+
+
+def _end(ch: Channel, which: str) -> str:
+    end = ch.driver if which == "driver" else ch.sink
+    if end is None:
+        if which == "driver":
+            return "the top input"
+        return f"the top output '{ch.top_output}'" if ch.top_output else "nothing (discarded)"
+    return end[0].origin
+
+
+def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) -> Divergence | None:
+    found: list[Divergence] = []
+    for ch in net.channels:
+        name = ch.name[: -len(BUFFERED)] if ch.name.endswith(BUFFERED) else ch.name
+        expected = golden.get(name, [])
+        got = trace.transfers.get(ch.index, [])
+        for i in range(max(len(expected), len(got))):
+            e = expected[i] if i < len(expected) else _MISSING
+            g, cycle = (got[i][1], got[i][0]) if i < len(got) else (_MISSING, None)
+            if e is _MISSING or g is _MISSING or e != g:
+                found.append(Divergence(ch.name, _end(ch, "driver"), _end(ch, "sink"),
+                                        i, e, g, cycle))
+                break
+    if not found:
+        return None
+    return min(found, key=lambda d: (d.cycle is None, d.cycle or 0))
+
+
+def stuck_channels(net: Netlist, trace: RtlTrace) -> list[str]:
+    by_id = {ch.index: ch for ch in net.channels}
+    return [f"'{by_id[i].name}' (from {_end(by_id[i], 'driver')} to {_end(by_id[i], 'sink')})"
+            for _, i in trace.stuck]
+
+
+def short_channels(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) -> list[str]:
+    """Channels that carried fewer tokens than the golden run: where the flow stopped."""
+    out = []
+    for ch in net.channels:
+        if ch.name.endswith(BUFFERED):
+            continue
+        want, got = len(golden.get(ch.name, [])), len(trace.transfers.get(ch.index, []))
+        if got < want:
+            out.append(f"'{ch.name}' {got}/{want} tokens (consumer {_end(ch, 'sink')})")
+    return out
+
+
+def read_memory(path: Path) -> list[int]:
+    values = []
+    if not path.exists():
+        return values
+    for line in path.read_text().split("\n"):
+        line = line.split("//")[0].strip()
+        if line and not line.startswith("@"):
+            values.extend(int(tok, 16) for tok in line.split())
+    return values
+
+
+def rtl_outcome(net: Netlist, trace: RtlTrace, memories: dict[int, list[int]]) -> Outcome:
+    results, widths = [], []
+    for p in net.outputs:
+        if p.name == "done" or p.channel is None:
+            continue
+        got = trace.transfers.get(p.channel.index, [])
+        results.append(got[0][1] if got else 0)  # a missing result also shows as a divergence
+        widths.append(p.width)
+    return Outcome(results=results, memories=memories, result_widths=widths)

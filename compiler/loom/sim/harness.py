@@ -1,0 +1,82 @@
+"""The simulation harness of a kernel: tb_<name> (templates/kernel_tb.sv.j2),
+the memory images and the plusargs of one run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from loom.bundle import Bundle, bits
+from loom.rtl.netlist import Netlist
+from loom.rtl.render import _environment
+
+ROOT = Path(__file__).resolve().parents[3]
+MEM_MODEL = ROOT / "rtl" / "loom_mem_model.sv"
+
+
+@dataclass
+class MemoryPort:
+    prefix: str
+    arg_index: int
+    depth: int
+    w: int
+    aw: int
+
+
+def memory_ports(net: Netlist) -> list[MemoryPort]:
+    out = []
+    for prefix, inst, arg in net.memories:
+        ctx = inst.spec.context
+        out.append(MemoryPort(prefix, arg, ctx["depth"], ctx["w"], ctx["dw"]))
+    return out
+
+
+def render_tb(net: Netlist, top_module: str) -> tuple[str, str]:
+    """(module name, text) of the harness around `top_module`."""
+    conns = [".clk(clk)", ".rst(rst)"]
+    for p in [*net.inputs, *net.outputs]:
+        if p.width:
+            conns.append(f".{p.name}_data({p.name}_data)")
+        conns += [f".{p.name}_valid({p.name}_valid)", f".{p.name}_ready({p.name}_ready)"]
+    for m in memory_ports(net):
+        for s in ("req_valid", "req_ready", "req_addr", "req_wdata", "req_we",
+                  "resp_valid", "resp_ready", "resp_data"):
+            conns.append(f".{m.prefix}_mem_{s}({m.prefix}_mem_{s})")
+    module = f"tb_{net.name}"
+    text = _environment().get_template("kernel_tb.sv.j2").render(
+        name=net.name, top=top_module, inputs=net.inputs, outputs=net.outputs,
+        memories=memory_ports(net), connections=",\n".join("    " + c for c in conns))
+    return module, text
+
+
+@dataclass
+class RunSettings:
+    seed: int = 1
+    in_idle_pct: int = 30
+    out_ready_pct: int = 70
+    mem_ready_pct: int = 70
+    mem_max_latency: int = 4
+    watchdog: int = 20000
+    drain: int = 64
+
+
+def run_plusargs(net: Netlist, bundle: Bundle, run_dir: Path,
+                 settings: RunSettings) -> list[str]:
+    """Plusargs of one run; writes the memory images into run_dir."""
+    args = [f"+loom_seed={settings.seed}", f"+loom_in_idle_pct={settings.in_idle_pct}",
+            f"+loom_out_ready_pct={settings.out_ready_pct}",
+            f"+loom_mem_ready_pct={settings.mem_ready_pct}",
+            f"+loom_mem_max_latency={settings.mem_max_latency}",
+            f"+loom_watchdog={settings.watchdog}", f"+loom_drain={settings.drain}",
+            f"+loom_trace={run_dir / 'trace.txt'}"]
+    for p in net.inputs:
+        value = bundle.scalar(p.arg_index) if p.arg_index is not None else None
+        if value is not None and p.width:
+            args.append(f"+loom_arg_{p.name}={bits(value, p.width):x}")
+    for m in memory_ports(net):
+        region = bundle.region(m.arg_index)
+        image = run_dir / f"mem_{m.prefix}.hex"
+        values = region.values if region else []
+        image.write_text("".join(f"{bits(v, m.w):x}\n" for v in values))
+        args += [f"+loom_mem_{m.prefix}={image}", f"+loom_memout_{m.prefix}={run_dir / f'out_{m.prefix}.hex'}"]
+    return args
