@@ -1,0 +1,136 @@
+"""The simulation flow as a library: one setup (golden run, RTL, harness,
+Verilator build) per kernel, then any number of seeded runs against it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from loom.bundle import Bundle, compare, load_bundle
+from loom.golden.command import Inputs
+from loom.golden.run import GoldenRun, find_func, run_dfg
+from loom.ir import load_module
+from loom.rtl.command import RtlArtifacts, write_rtl
+from loom.sim.compare import (
+    first_divergence,
+    read_memory,
+    read_trace,
+    rtl_outcome,
+    short_channels,
+    stuck_channels,
+)
+from loom.sim.harness import MEM_MODEL, RunSettings, memory_ports, render_tb, run_plusargs
+from loom.sim.runner import SimBuild
+
+MAX_LINES = 12
+
+
+class GoldenFailed(Exception):
+    """The golden model itself does not pass: there is nothing to compare against."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("the golden model fails: " + "; ".join(problems[:MAX_LINES]))
+        self.problems = problems
+
+
+@dataclass
+class SimSetup:
+    inputs: Inputs
+    bundle: Bundle
+    golden: GoldenRun
+    rtl: RtlArtifacts
+    build: SimBuild
+    build_seconds: float
+
+    @property
+    def golden_tokens(self) -> int:
+        return sum(len(v) for v in self.golden.execution.traces.values())
+
+
+@dataclass
+class SimResult:
+    seed: int
+    passed: bool
+    problems: list[str]
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def setup(inputs: Inputs, top: str | None, waves: bool = False,
+          mutate: Callable[[RtlArtifacts], None] | None = None) -> SimSetup:
+    """Golden run, RTL, harness and (cached) Verilator build of one kernel.
+
+    `mutate` may rewrite the emitted RTL before the build (tests of the checker).
+    """
+    assert inputs.bundle is not None
+    bundle = load_bundle(inputs.bundle)
+    func = find_func(load_module(inputs.dfg), top, str(inputs.dfg))
+    golden = run_dfg(func, bundle, str(inputs.dfg))
+    if not golden.ok:
+        raise GoldenFailed(golden.problems())
+    rtl = write_rtl(inputs.dfg, inputs.out_dir, inputs.name, top)
+    if mutate is not None:
+        mutate(rtl)
+    tb_module, tb_text = render_tb(rtl.netlist, rtl.top_module)
+    sim_dir = inputs.out_dir / "sim"
+    sim_dir.mkdir(parents=True, exist_ok=True)
+    tb_file = sim_dir / f"{tb_module}.sv"
+    tb_file.write_text(tb_text)
+    sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
+    build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves)
+    return SimSetup(inputs, bundle, golden, rtl, build, build.build())
+
+
+def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
+    """One simulation under `settings`, compared channel by channel with the golden run."""
+    run_dir = s.inputs.out_dir / "sim" / f"seed{settings.seed}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    net, golden = s.rtl.netlist, s.golden.execution
+    plusargs = run_plusargs(net, s.bundle, run_dir, settings)
+    result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
+
+    trace = read_trace(run_dir / "trace.txt")
+    memories = dict(golden.memories)   # memref args no port touches stay as they were
+    for m in memory_ports(net):
+        memories[m.arg_index] = read_memory(run_dir / f"out_{m.prefix}.hex")
+    divergence = first_divergence(net, trace, golden.traces)
+    finished = result["status"] == "finished"
+    problems: list[str] = []
+    if divergence is not None:
+        problems.append(divergence.describe())
+    if not finished:
+        problems.append(f"{result['status']}: the kernel did not finish")
+        stuck = stuck_channels(net, trace)
+        if stuck:
+            problems.append("stuck at valid && !ready: " + ", ".join(stuck[:MAX_LINES]))
+        short = short_channels(net, trace, golden.traces)
+        if short:
+            problems.append("short of golden tokens: " + ", ".join(short[:MAX_LINES]))
+    if result.get("mem_error"):
+        problems.append("a memory model saw an out-of-range address (see sim.log)")
+    if finished:
+        outcome = rtl_outcome(net, trace, memories)
+        problems += [f"mismatch against the native run: {m}" for m in compare(s.bundle, outcome)]
+
+    seconds = result["seconds"]
+    report: dict[str, Any] = {
+        "kernel": s.inputs.name, "status": "pass" if not problems else "fail",
+        "seed": settings.seed, "sim_status": result["status"], "cycles": trace.last_cycle,
+        "tokens": trace.tokens, "golden_tokens": s.golden_tokens,
+        "channels": len(net.channels), "instances": len(net.instances), "buffers": net.buffers,
+        "problems": problems,
+        "seconds": {"build": round(s.build_seconds, 3), "simulate": round(seconds, 3)},
+        "cycles_per_second": round(trace.last_cycle / seconds) if seconds else 0,
+        "artifacts": {"rtl": str(s.rtl.file_list), "trace": str(run_dir / "trace.txt"),
+                      "log": str(run_dir / "sim.log")},
+    }
+    if s.build.waves:
+        report["artifacts"]["waves"] = str(_waves_file(run_dir))
+    return SimResult(settings.seed, not problems, problems, report)
+
+
+def _waves_file(run_dir: Path) -> Path:
+    found = sorted(run_dir.glob("*.fst"))
+    return found[0] if found else run_dir / "dump.fst"
