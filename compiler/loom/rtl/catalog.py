@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from loom.rtl.units import BINARY_OPS, CAST_OPS, DIV_OPS
+from loom.rtl.units import BINARY_OPS, DIV_OPS
 
 TAG_SPEC = (("tag", 2), ("spec", 1))   # seed 004: a thread tag and a speculation bit
 
@@ -67,10 +67,9 @@ for _op in BINARY_OPS:
     CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64)]
 for _op in DIV_OPS:
     CATALOG[_op] = [dict(w=32, latency=1), dict(w=1, latency=2), dict(w=64, latency=0)]
-for _op in CAST_OPS:
-    CATALOG[_op] = {
-        "extsi": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],
-        "extui": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],
-        "trunci": [dict(w_in=32, w_out=1), dict(w_in=64, w_out=32), dict(w_in=16, w_out=8)],
-        "index_cast": [dict(w_in=64, w_out=32), dict(w_in=32, w_out=64), dict(w_in=64, w_out=64)],
-    }[_op]
+CATALOG.update({
+    "extsi": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],
+    "extui": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],
+    "trunci": [dict(w_in=32, w_out=1), dict(w_in=64, w_out=32), dict(w_in=16, w_out=8)],
+    "index_cast": [dict(w_in=64, w_out=32), dict(w_in=32, w_out=64), dict(w_in=64, w_out=64)],
+})
