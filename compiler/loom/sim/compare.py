@@ -8,6 +8,7 @@ divergence is the earliest cycle at which any channel left the golden stream.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,22 +30,28 @@ class RtlTrace:
         return sum(len(v) for v in self.transfers.values())
 
 
+_RECORD = struct.Struct("<IIQ")   # cycle, channel id with flags, value (kernel_top.sv.j2)
+_STUCK, _CONTROL = 1 << 31, 1 << 30
+
+
 def read_trace(path: Path) -> RtlTrace:
+    """The binary trace the top's LOOM_SIM block writes: 16-byte records."""
     trace = RtlTrace()
     if not path.exists():
         return trace
-    with path.open() as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) != 3:
-                continue
-            cycle = int(parts[0])
-            trace.last_cycle = max(trace.last_cycle, cycle)
-            if parts[1] == "stuck":
-                trace.stuck.append((cycle, int(parts[2])))
-                continue
-            value = None if parts[2] == "-" else int(parts[2], 16)
-            trace.transfers.setdefault(int(parts[1]), []).append((cycle, value))
+    data = path.read_bytes()
+    usable = len(data) - len(data) % _RECORD.size
+    transfers = trace.transfers
+    last = 0
+    for cycle, ident, value in _RECORD.iter_unpack(data[:usable]):
+        last = cycle
+        if ident & _STUCK:
+            trace.stuck.append((cycle, ident & ~_STUCK))
+        elif ident & _CONTROL:
+            transfers.setdefault(ident & ~_CONTROL, []).append((cycle, None))
+        else:
+            transfers.setdefault(ident, []).append((cycle, value))
+    trace.last_cycle = last
     return trace
 
 

@@ -91,7 +91,7 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     plusargs = run_plusargs(net, s.bundle, run_dir, settings)
     result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
 
-    trace = read_trace(run_dir / "trace.txt")
+    trace = read_trace(run_dir / "trace.bin")
     memories = dict(golden.memories)   # memref args no port touches stay as they were
     for m in memory_ports(net):
         memories[m.arg_index] = read_memory(run_dir / f"out_{m.prefix}.hex")
@@ -123,7 +123,7 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
         "problems": problems,
         "seconds": {"build": round(s.build_seconds, 3), "simulate": round(seconds, 3)},
         "cycles_per_second": round(trace.last_cycle / seconds) if seconds else 0,
-        "artifacts": {"rtl": str(s.rtl.file_list), "trace": str(run_dir / "trace.txt"),
+        "artifacts": {"rtl": str(s.rtl.file_list), "trace": str(run_dir / "trace.bin"),
                       "log": str(run_dir / "sim.log")},
     }
     if s.build.waves:

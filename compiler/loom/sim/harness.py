@@ -68,7 +68,7 @@ def run_plusargs(net: Netlist, bundle: Bundle, run_dir: Path,
             f"+loom_mem_ready_pct={settings.mem_ready_pct}",
             f"+loom_mem_max_latency={settings.mem_max_latency}",
             f"+loom_watchdog={settings.watchdog}", f"+loom_drain={settings.drain}",
-            f"+loom_trace={run_dir / 'trace.txt'}"]
+            f"+loom_trace={run_dir / 'trace.bin'}"]
     for p in net.inputs:
         value = bundle.scalar(p.arg_index) if p.arg_index is not None else None
         if value is not None and p.width:
