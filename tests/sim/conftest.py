@@ -6,23 +6,11 @@ them (the build is keyed by a hash of its sources) and only simulates.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from loom.golden.command import Inputs
-from loom.lowering import lower
 from loom.sim.flow import SimSetup, setup
 
-ROOT = Path(__file__).resolve().parents[2]
-SIM_ROOT = ROOT / "gen" / "test_sim"
-
-
-def kernel_inputs(arts, out_dir: Path) -> Inputs:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    dfg = out_dir / f"{arts.name}.dfg.mlir"
-    lower(arts.scf_mlir, dfg, arts.top)
-    return Inputs(arts.name, out_dir, dfg, arts.bundle_path)
+from sim_inputs import SIM_ROOT, kernel_inputs
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from loom.lowering.pipeline import lower_module
 from loom.sim.flow import run_seed, setup
 from loom.sim.harness import RunSettings
 
-from conftest import SIM_ROOT, kernel_inputs
+from sim_inputs import SIM_ROOT, kernel_inputs
 
 HARSH = RunSettings(seed=3, in_idle_pct=50, out_ready_pct=30, mem_ready_pct=40, mem_max_latency=6)
 

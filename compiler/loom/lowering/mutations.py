@@ -27,12 +27,16 @@ def wire_body_invariant_to_raw(func: hs.FuncOp, record: LoweringRecord) -> str:
         raw = record.raw_conditions[loop]
         (use,) = list(raw.uses)
         old_fork = use.operation
-        assert isinstance(old_fork, hs.ForkOp)
-        new_fork = hs.ForkOp(raw, len(old_fork.results) + 1)
-        Rewriter.insert_op(new_fork, InsertPoint.after(old_fork))
-        for old, new in zip(old_fork.results, new_fork.results):
-            old.replace_all_uses_with(new)
-        Rewriter.erase_op(old_fork)
+        if isinstance(old_fork, hs.ForkOp):  # one more output on the existing fork
+            new_fork = hs.ForkOp(raw, len(old_fork.results) + 1)
+            Rewriter.insert_op(new_fork, InsertPoint.after(old_fork))
+            for old, new in zip(old_fork.results, new_fork.results):
+                old.replace_all_uses_with(new)
+            Rewriter.erase_op(old_fork)
+        else:  # raw had a single consumer (the gate): fork it now
+            new_fork = hs.ForkOp(raw, 2)
+            Rewriter.insert_op(new_fork, InsertPoint.after(raw.owner))
+            use.operation.operands[use.index] = new_fork.results[0]
         invariants[0].operands[0] = new_fork.results[-1]
         return record.loop_names[loop]
     raise LoomError("no body-local invariant to mutate")

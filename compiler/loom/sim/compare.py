@@ -64,6 +64,7 @@ class Divergence:
     expected: Any
     got: Any
     cycle: int | None
+    channel_index: int = 0
 
     def describe(self) -> str:
         exp = "nothing" if self.expected is _MISSING else _fmt(self.expected)
@@ -100,11 +101,42 @@ def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]
             g, cycle = (got[i][1], got[i][0]) if i < len(got) else (_MISSING, None)
             if e is _MISSING or g is _MISSING or e != g:
                 found.append(Divergence(ch.name, _end(ch, "driver"), _end(ch, "sink"),
-                                        i, e, g, cycle))
+                                        i, e, g, cycle, ch.index))
                 break
     if not found:
         return None
-    return min(found, key=lambda d: (d.cycle is None, d.cycle or 0))
+    return _blame(net, found)
+
+
+def _order(d: Divergence) -> tuple[bool, int, int]:
+    return (d.cycle is None, d.cycle or 0, d.channel_index)
+
+
+def _blame(net: Netlist, found: list[Divergence]) -> Divergence:
+    """The divergence to report: where the first wrong token was made.
+
+    A wrong or extra token flows downstream (through forks, casts, ...) and
+    an eager fork shows it on an output before its input completes the
+    transfer, so the earliest cycle alone can name a bystander. The maker is
+    a unit whose inputs carried only golden tokens while an output did not.
+    Missing tokens are symptoms of blocking; they count only when nothing
+    was wrong.
+    """
+    active = {d.channel: d for d in found if d.got is not _MISSING}
+    if not active:
+        return min(found, key=_order)
+    by_name = {ch.name: ch for ch in net.channels}
+    inputs: dict[str, list[str]] = {}
+    for ch in net.channels:
+        if ch.sink is not None:
+            inputs.setdefault(ch.sink[0].name, []).append(ch.name)
+    roots = []
+    for d in active.values():
+        driver = by_name[d.channel].driver
+        feeding = inputs.get(driver[0].name, []) if driver is not None else []
+        if not any(name in active for name in feeding):
+            roots.append(d)
+    return min(roots or list(active.values()), key=_order)
 
 
 def stuck_channels(net: Netlist, trace: RtlTrace) -> list[str]:
