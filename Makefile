@@ -10,6 +10,7 @@ VENV    := .venv
 STAMPS  := .stamps
 RUN     := tools/run
 KERNEL  ?= vecadd
+SEED    ?= 1
 JOBS    ?= 2
 # make sim writes into gen/<kernel stem>/
 KNAME    = $(basename $(basename $(notdir $(KERNEL))))
@@ -17,7 +18,7 @@ KNAME    = $(basename $(basename $(notdir $(KERNEL))))
 .PHONY: setup test test-slow sim bench clean help
 
 help:
-	@echo "make sim KERNEL=name-or-path   compile, run and verify one kernel into gen/<name>/"
+	@echo "make sim KERNEL=name-or-path [SEED=n]   compile, simulate and verify one kernel into gen/<name>/"
 	@echo "make test                      the regression (pytest -n $(JOBS))"
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
@@ -43,7 +44,7 @@ test-slow: setup
 	@$(RUN) pytest -q -n $(JOBS) -p no:cacheprovider -m slow
 
 sim: setup
-	@$(RUN) loom sim $(KERNEL) -o gen/$(KNAME)
+	@$(RUN) loom sim $(KERNEL) --seed $(SEED) -o gen/$(KNAME)
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(RUN) python $$b || exit 1; done
