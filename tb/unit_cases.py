@@ -357,3 +357,16 @@ def cases_for(family: str) -> list[UnitCase]:
     if family == "cmpi":
         return _cmpi()
     raise KeyError(f"no test cases for unit family {family!r}")
+
+
+SEED_BURSTS = 3   # a seed example back to back: the machine must reset after each false
+
+
+def seed_case(family: str, params: dict, inputs: list[list], outputs: list[list]) -> UnitCase:
+    """A seed's example, repeated SEED_BURSTS times, checked against the seed's
+    own expected streams (not the golden model's)."""
+    spec = unit_spec(family, **params)
+    ins = [s * SEED_BURSTS for s in inputs]
+    outs = [s * SEED_BURSTS for s in outputs]
+    return UnitCase(spec, lambda rng, n: Stimulus(ins),
+                    lambda stim: Expected(outs, [len(s) for s in ins]))

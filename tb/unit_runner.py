@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from loom.golden.actor import Actor
+from loom.golden.actor import Actor, drive_actor
 from loom.golden.channel import Channel
 from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
@@ -45,15 +45,7 @@ def golden_streams(actor: Actor, inputs: Sequence[Sequence[Any]],
                    max_firings: int = 10_000_000) -> tuple[list[list[Any]], list[int]]:
     """Output streams of `actor` fed `inputs`, and how many tokens it took
     from each input (the RTL must take exactly as many)."""
-    ins = [Channel(f"in{i}") for i in range(actor.n_in)]
-    outs = [Channel(f"out{i}") for i in range(actor.n_out)]
-    for ch, stream in zip(ins, inputs):
-        ch.q.extend(stream)
-    for _ in range(max_firings):
-        if not actor.fire(ins, outs):
-            break
-    consumed = [len(s) - len(ch.q) for s, ch in zip(inputs, ins)]
-    return [ch.trace for ch in outs], consumed
+    return drive_actor(actor, inputs, max_firings)
 
 
 def golden_stepwise(actor: Actor, n_inputs: int,

@@ -4,24 +4,11 @@ true, reset by the terminating false (which emits nothing)."""
 
 import pytest
 
-from loom.rtl.units import unit_spec
-from tb.unit_cases import cases_for
-from tb.unit_runner import Expected, Stimulus, UnitCase, golden_streams, run_cases
+from loom.golden.ops.invariant import Invariant
+from tb.unit_cases import cases_for, seed_case
+from tb.unit_runner import golden_streams, run_cases
 
 pytestmark = pytest.mark.rtl
-BURSTS = 3   # the example back to back: the machine must reset after each false
-
-
-def seed_case(family, params, inputs, outputs):
-    """The seed's example, repeated BURSTS times, with the seed's own
-    expected streams (not the golden model's)."""
-    spec = unit_spec(family, **params)
-    ins = [s * BURSTS for s in inputs]
-    outs = [s * BURSTS for s in outputs]
-    return UnitCase(spec, lambda rng, n: Stimulus(ins),
-                    lambda stim: Expected(outs, [len(s) for s in ins]))
-
-from loom.golden.ops.invariant import Invariant
 
 # d, a: four trues then the false
 SEED_IN = [[1, 1, 1, 1, 0], [7]]

@@ -40,12 +40,13 @@ class Actor:
         return [i for i, ch in enumerate(ins) if not ch.q]
 
 
-def run_actor(actor: Actor, inputs: Sequence[Sequence[Any]],
-              max_firings: int = 10_000_000) -> list[list[Any]]:
-    """Feed whole input streams to one actor; return its output streams.
+def drive_actor(actor: Actor, inputs: Sequence[Sequence[Any]],
+                max_firings: int = 10_000_000) -> tuple[list[list[Any]], list[int]]:
+    """Feed whole input streams to one actor until it stops firing.
 
-    Exactly the expected streams for a unit test of the op's RTL: by Kahn
-    semantics they do not depend on timing (merge excepted).
+    Returns its output streams and how many tokens it took from each input
+    (an RTL unit fed the same streams must take exactly as many). By Kahn
+    semantics neither depends on timing (merge excepted).
     """
     if len(inputs) != actor.n_in:
         raise ValueError(f"{type(actor).__name__} takes {actor.n_in} inputs, got {len(inputs)}")
@@ -56,4 +57,11 @@ def run_actor(actor: Actor, inputs: Sequence[Sequence[Any]],
     for _ in range(max_firings):
         if not actor.fire(ins, outs):
             break
-    return [ch.trace for ch in outs]
+    consumed = [len(stream) - len(ch.q) for stream, ch in zip(inputs, ins)]
+    return [ch.trace for ch in outs], consumed
+
+
+def run_actor(actor: Actor, inputs: Sequence[Sequence[Any]],
+              max_firings: int = 10_000_000) -> list[list[Any]]:
+    """The output streams of one actor fed whole input streams (see drive_actor)."""
+    return drive_actor(actor, inputs, max_firings)[0]
