@@ -69,3 +69,17 @@ def test_body_control_on_raw_will_continue_is_a_leftover(compiled, tmp_path, cap
     assert status == 1
     assert "the golden model itself fails" in out
     assert "leftover: channel" in out and "dataflow.invariant" in out
+
+
+def test_deadlock_names_stuck_channels_and_busy_state_machines(compiled, monkeypatch):
+    """Without the slot on fork outputs, countdown's while loop needs a token to
+    wait where there is no room: the watchdog fires and the report says where."""
+    import loom.rtl.netlist as netlist
+
+    monkeypatch.setattr(netlist, "_buffer_fork_outputs", lambda net: None)
+    s = setup(kernel_inputs(compiled("countdown"), SIM_ROOT / "no_slots"), None)
+    result = run_seed(s, RunSettings(seed=1, watchdog=2000))
+    assert not result.passed and result.report["sim_status"] == "deadlock"
+    text = "\n".join(result.problems)
+    assert "stuck at valid && !ready: '" in text
+    assert re.search(r"state machines not idle: dataflow\.\w+ '\w+' at kernels/countdown\.c:\d+", text)

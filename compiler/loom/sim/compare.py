@@ -157,6 +157,37 @@ def short_channels(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) 
     return out
 
 
+STATE_MACHINES = ("stream", "gate", "carry", "invariant")
+
+
+def busy_state_machines(net: Netlist, trace: RtlTrace) -> list[str]:
+    """Dataflow state machines not in their initial phase when the run stopped.
+
+    Each machine's phase is that of its golden actor fed exactly the tokens
+    the RTL unit took on its inputs (Kahn: the same inputs, the same state).
+    """
+    from loom.golden.actor import drive_actor
+    from loom.golden.build import FACTORIES
+
+    feeding: dict[tuple[str, str, int | None], Channel] = {}
+    for ch in net.channels:
+        if ch.sink is not None:
+            feeding[(ch.sink[0].name, ch.sink[1], ch.sink[2])] = ch
+    busy = []
+    for inst in net.instances:
+        if inst.spec.family not in STATE_MACHINES or inst.op is None:
+            continue
+        streams = []
+        for port in inst.spec.inputs:
+            ch = feeding.get((inst.name, port.name, None))
+            streams.append([v for _, v in trace.transfers.get(ch.index, [])] if ch else [])
+        actor = FACTORIES[inst.op.name](inst.op)
+        drive_actor(actor, streams)
+        if not actor.idle():
+            busy.append(f"{inst.origin} in phase {actor.phase()}")
+    return busy
+
+
 def read_memory(path: Path) -> list[int]:
     values = []
     if not path.exists():

@@ -15,6 +15,7 @@ from loom.golden.run import GoldenRun, find_func, run_dfg
 from loom.ir import load_module
 from loom.rtl.command import RtlArtifacts, write_rtl
 from loom.sim.compare import (
+    busy_state_machines,
     first_divergence,
     read_memory,
     read_trace,
@@ -105,6 +106,9 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
         stuck = stuck_channels(net, trace)
         if stuck:
             problems.append("stuck at valid && !ready: " + ", ".join(stuck[:MAX_LINES]))
+        busy = busy_state_machines(net, trace)
+        if busy:
+            problems.append("state machines not idle: " + ", ".join(busy[:MAX_LINES]))
         short = short_channels(net, trace, golden.traces)
         if short:
             problems.append("short of golden tokens: " + ", ".join(short[:MAX_LINES]))
