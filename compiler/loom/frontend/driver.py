@@ -32,8 +32,12 @@ from loom.frontend.signature import Signature, read_signature
 from loom.frontend.toolchain import Toolchain, find_toolchain, run_tool
 
 KERNELS_DIR = Path("kernels")
+# -fdebug-compilation-dir=. keeps the file name in the line tables as the user
+# spelled it: otherwise clang splits an absolute path against the working
+# directory's parent and MLIR keeps only the relative half.
 CLANG_FLAGS = ["-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
-               "-ffp-contract=off", "-g", "-fno-discard-value-names"]
+               "-ffp-contract=off", "-g", "-fdebug-compilation-dir=.",
+               "-fno-discard-value-names"]
 LLVM_PASSES = ["--inline", "--mem2reg", "--sroa", "--cse", "--canonicalize"]
 SCF_PASSES_HEAD = ["--lift-cf-to-scf", "--canonicalize", "--cse"]
 SCF_PASSES_UPLIFT = ["--test-scf-uplift-while-to-for"]
