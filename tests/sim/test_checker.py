@@ -40,7 +40,7 @@ def test_gate_emitting_a_value_on_the_terminating_false_is_caught(compiled):
     assert not result.passed
     first = result.problems[0]
     assert first.startswith("first divergence on channel 'for0_body_index'"), first
-    assert "from dataflow.gate 'gate0' at kernels/vecadd.c:5" in first
+    assert re.search(r"from dataflow\.gate 'gate0' at \S*kernels/vecadd\.c:5:", first), first
     assert "token 256: expected nothing, got 256" in first
 
 
@@ -82,4 +82,5 @@ def test_deadlock_names_stuck_channels_and_busy_state_machines(compiled, monkeyp
     assert not result.passed and result.report["sim_status"] == "deadlock"
     text = "\n".join(result.problems)
     assert "stuck at valid && !ready: '" in text
-    assert re.search(r"state machines not idle: dataflow\.\w+ '\w+' at kernels/countdown\.c:\d+", text)
+    assert re.search(r"state machines not idle: dataflow\.\w+ '\w+' at \S*kernels/countdown\.c:\d+",
+                     text), text
