@@ -1,0 +1,24 @@
+"""`loom sim` end to end from the command line: verdict line, report, waves."""
+
+import json
+
+from loom.cli import main
+
+
+def test_loom_sim_with_waves_writes_report_and_fst(tmp_path, capsys):
+    status = main(["sim", "gcd", "--seed", "5", "--waves", "-o", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "PASS: gcd seed 5:" in out and "cycles" in out
+    report = json.loads((tmp_path / "gcd.sim.json").read_text())
+    assert report["status"] == "pass" and report["seed"] == 5 and report["cycles"] > 0
+    waves = tmp_path / "sim" / "seed5" / "dump.fst"
+    assert report["artifacts"]["waves"] == str(waves)
+    assert waves.exists() and waves.read_bytes()[:1] != b"$"   # FST is binary, not VCD text
+    assert f"waves {waves}" in out
+
+
+def test_loom_sim_bad_kernel_is_one_line(capsys):
+    assert main(["sim", "no_such_kernel_qq"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error:" in err
