@@ -6,7 +6,6 @@ independently of the tool.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -2,7 +2,6 @@
 
 import pytest
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
 from loom.diagnostics import LoomError
 from loom.golden.run import find_func, run_dfg
 from loom.ir import parse_module, print_module

@@ -3,7 +3,6 @@ with the right first divergence or leftover report."""
 
 import re
 
-import pytest
 
 from loom.cli import main
 from loom.ir import load_module, print_module

@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from loom.diagnostics import LoomError, Location
+from loom.diagnostics import LoomError
 
 VERSIONS = (22, 19)
 _ENV_VERSION = "LOOM_LLVM_VERSION"

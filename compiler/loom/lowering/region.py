@@ -8,7 +8,7 @@ in later by the memory lowering (seed 000, layer 1).
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import NoneType
 from xdsl.ir import Block, Operation, SSAValue
 

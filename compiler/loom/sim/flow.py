@@ -3,7 +3,6 @@ Verilator build) per kernel, then any number of seeded runs against it."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
