@@ -236,6 +236,12 @@ class ReturnOp(IRDLOperation):
 class _ForkLike(IRDLOperation):
     """`%o:N = op [N] %x attr-dict : T`."""
 
+    operand = operand_def()
+    outputs = var_result_def()
+
+    def __init__(self, operand: SSAValue, count: int):
+        super().__init__(operands=[operand], result_types=[[operand.type] * count])
+
     @classmethod
     def parse(cls, parser: Parser):
         parser.parse_punctuation("[")
@@ -271,24 +277,12 @@ class ForkOp(_ForkLike):
 
     name = "handshake.fork"
 
-    operand = operand_def()
-    outputs = var_result_def()
-
-    def __init__(self, operand: SSAValue, count: int):
-        super().__init__(operands=[operand], result_types=[[operand.type] * count])
-
 
 @irdl_op_definition
 class LazyForkOp(_ForkLike):
     """Lazy fork: outputs fire together once all are ready."""
 
     name = "handshake.lazy_fork"
-
-    operand = operand_def()
-    outputs = var_result_def()
-
-    def __init__(self, operand: SSAValue, count: int):
-        super().__init__(operands=[operand], result_types=[[operand.type] * count])
 
 
 @irdl_op_definition
