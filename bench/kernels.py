@@ -98,8 +98,11 @@ def main() -> int:
                                                    ("clang", "import", "raise", "scf", "native",
                                                     "lower")), flush=True)
     best = max(rows, key=lambda r: r["cycles"])
-    print(f"largest run: {best['name']} {best['cycles']} cycles at {best['cps']:,} cycles/s "
-          f"(target {TARGET:,}; the wall time includes simulator start-up)")
+    startup = min(r["sim_s"] for r in rows)   # the shortest run is almost all start-up
+    net = best["cycles"] / max(best["sim_s"] - startup, 1e-9)
+    print(f"largest run: {best['name']} {best['cycles']} cycles in {best['sim_s']:.2f} s: "
+          f"{best['cps']:,} cycles/s with simulator start-up, {net:,.0f} cycles/s after the "
+          f"{startup:.2f} s start-up (target {TARGET:,})")
     return 0 if all(r["ok"] for r in rows) else 1
 
 

@@ -34,6 +34,12 @@ class Channel:
     driver: tuple["Instance", str, int | None] | None = None   # None: a top input
     sink: tuple["Instance", str, int | None] | None = None     # None: a top output or discarded
     top_output: str | None = None                # the top port it drives, if any
+    copy_of: "Channel | None" = None             # a buffer's output: the DFG edge it continues
+
+    @property
+    def traced(self) -> bool:
+        """DFG edges are traced; a buffer's output carries the same tokens."""
+        return self.copy_of is None
 
 
 @dataclass(eq=False)
@@ -186,7 +192,13 @@ def _insert_buffer(net: Netlist, ch: Channel, kind: dict, why: str) -> None:
     spec = unit_spec(family, w=ch.width, **params)
     inst = Instance(f"u_buf_{ch.name}", spec, f"{why} buffer on channel '{ch.name}'")
     net.instances.append(inst)
-    out = Channel(f"{ch.name}_buffered", ch.width, len(net.channels), (inst, "outs", None), ch.sink)
+    out = Channel(f"{ch.name}_buffered", ch.width, len(net.channels), (inst, "outs", None),
+                  ch.sink, ch.top_output, ch.copy_of or ch)
     net.channels.append(out)
     ch.sink = (inst, "ins", None)
+    if ch.top_output is not None:  # the buffer now drives the top port
+        ch.top_output = None
+        for port in net.outputs:
+            if port.channel is ch:
+                port.channel = out
     net.buffers += 1

@@ -186,6 +186,7 @@ def render_top(net: Netlist, kernel: str, source: str) -> tuple[str, str]:
         n_instances=len(net.instances), n_channels=len(net.channels), n_buffers=net.buffers,
         ports=writer.ports(), channel_decls=writer.channel_decls(), instances=instances,
         output_assigns=writer.output_assigns(), unused=writer.unused,
-        traces=net.channels,
+        channels=net.channels,
+        traces=[ch for ch in net.channels if ch.traced],
     )
     return module, text

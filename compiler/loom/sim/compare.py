@@ -16,7 +16,6 @@ from typing import Any
 from loom.bundle import Outcome
 from loom.rtl.netlist import Channel, Netlist
 
-BUFFERED = "_buffered"
 
 
 @dataclass
@@ -81,7 +80,12 @@ def _fmt(v: Any) -> str:
     return "control token" if v is None else str(v)
 
 
-def _end(ch: Channel, which: str) -> str:
+def _end(net: Netlist, ch: Channel, which: str) -> str:
+    """The op at one end of a channel; a buffer the netlist added is looked through."""
+    if which == "sink":
+        copies = [c for c in net.channels if c.copy_of is ch]
+        if copies:
+            ch = copies[-1]
     end = ch.driver if which == "driver" else ch.sink
     if end is None:
         if which == "driver":
@@ -93,14 +97,15 @@ def _end(ch: Channel, which: str) -> str:
 def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) -> Divergence | None:
     found: list[Divergence] = []
     for ch in net.channels:
-        name = ch.name[: -len(BUFFERED)] if ch.name.endswith(BUFFERED) else ch.name
-        expected = golden.get(name, [])
+        if not ch.traced:
+            continue
+        expected = golden.get(ch.name, [])
         got = trace.transfers.get(ch.index, [])
         for i in range(max(len(expected), len(got))):
             e = expected[i] if i < len(expected) else _MISSING
             g, cycle = (got[i][1], got[i][0]) if i < len(got) else (_MISSING, None)
             if e is _MISSING or g is _MISSING or e != g:
-                found.append(Divergence(ch.name, _end(ch, "driver"), _end(ch, "sink"),
+                found.append(Divergence(ch.name, _end(net, ch, "driver"), _end(net, ch, "sink"),
                                         i, e, g, cycle, ch.index))
                 break
     if not found:
@@ -141,7 +146,7 @@ def _blame(net: Netlist, found: list[Divergence]) -> Divergence:
 
 def stuck_channels(net: Netlist, trace: RtlTrace) -> list[str]:
     by_id = {ch.index: ch for ch in net.channels}
-    return [f"'{by_id[i].name}' (from {_end(by_id[i], 'driver')} to {_end(by_id[i], 'sink')})"
+    return [f"'{by_id[i].name}' (from {_end(net, by_id[i], 'driver')} to {_end(net, by_id[i], 'sink')})"
             for _, i in trace.stuck]
 
 
@@ -149,11 +154,11 @@ def short_channels(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) 
     """Channels that carried fewer tokens than the golden run: where the flow stopped."""
     out = []
     for ch in net.channels:
-        if ch.name.endswith(BUFFERED):
+        if not ch.traced:
             continue
         want, got = len(golden.get(ch.name, [])), len(trace.transfers.get(ch.index, []))
         if got < want:
-            out.append(f"'{ch.name}' {got}/{want} tokens (consumer {_end(ch, 'sink')})")
+            out.append(f"'{ch.name}' {got}/{want} tokens (consumer {_end(net, ch, 'sink')})")
     return out
 
 
@@ -180,7 +185,8 @@ def busy_state_machines(net: Netlist, trace: RtlTrace) -> list[str]:
         streams = []
         for port in inst.spec.inputs:
             ch = feeding.get((inst.name, port.name, None))
-            streams.append([v for _, v in trace.transfers.get(ch.index, [])] if ch else [])
+            source = ch.copy_of or ch if ch else None
+            streams.append([v for _, v in trace.transfers.get(source.index, [])] if source else [])
         actor = FACTORIES[inst.op.name](inst.op)
         drive_actor(actor, streams)
         if not actor.idle():
@@ -204,7 +210,7 @@ def rtl_outcome(net: Netlist, trace: RtlTrace, memories: dict[int, list[int]]) -
     for p in net.outputs:
         if p.name == "done" or p.channel is None:
             continue
-        got = trace.transfers.get(p.channel.index, [])
+        got = trace.transfers.get((p.channel.copy_of or p.channel).index, [])
         results.append(got[0][1] if got else 0)  # a missing result also shows as a divergence
         widths.append(p.width)
     return Outcome(results=results, memories=memories, result_widths=widths)
