@@ -1,6 +1,7 @@
 """`loom sim` end to end from the command line: verdict line, report, waves."""
 
 import json
+from pathlib import Path
 
 from loom.cli import main
 
@@ -16,6 +17,16 @@ def test_loom_sim_with_waves_writes_report_and_fst(tmp_path, capsys):
     assert report["artifacts"]["waves"] == str(waves)
     assert waves.exists() and waves.read_bytes()[:1] != b"$"   # FST is binary, not VCD text
     assert f"waves {waves}" in out
+
+
+def test_loom_sim_into_a_relative_directory(tmp_path, monkeypatch, capsys):
+    """make sim passes -o gen/<name>: a path relative to the working directory."""
+    kernel = Path(__file__).resolve().parents[2] / "kernels" / "sum_n.c"
+    monkeypatch.chdir(tmp_path)
+    status = main(["sim", str(kernel), "-o", "gen/sum_n"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert json.loads(Path("gen/sum_n/sum_n.sim.json").read_text())["status"] == "pass"
 
 
 def test_loom_sim_bad_kernel_is_one_line(capsys):

@@ -85,7 +85,8 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
 
 def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     """One simulation under `settings`, compared channel by channel with the golden run."""
-    run_dir = s.inputs.out_dir / "sim" / f"seed{settings.seed}"
+    # absolute: the simulator runs inside run_dir and reads the plusargs' paths from there
+    run_dir = (s.inputs.out_dir / "sim" / f"seed{settings.seed}").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     net, golden = s.rtl.netlist, s.golden.execution
     plusargs = run_plusargs(net, s.bundle, run_dir, settings)
