@@ -15,23 +15,21 @@ tokens the actor consumes.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
 import random
-import subprocess
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from loom.golden.actor import Actor, drive_actor
 from loom.golden.channel import Channel
 from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
 from loom.rtl.units import UnitSpec
+from loom.sim.runner import build_lock, verilator_version
 from tb.scoreboard import Scoreboard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,22 +199,6 @@ def wrapper_sv(top: str, instances: list[tuple[str, UnitSpec]]) -> str:
 
 # ---------------------------------------------------------------- build + run
 
-@contextmanager
-def _build_lock() -> Iterator[None]:
-    BUILD_ROOT.mkdir(parents=True, exist_ok=True)
-    with open(BUILD_ROOT / ".build.lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def _verilator_version() -> str:
-    out = subprocess.run(["verilator", "--version"], capture_output=True, text=True)
-    return out.stdout.strip()
-
-
 class UnitBuild:
     """The Verilator build of one wrapper around several units."""
 
@@ -239,8 +221,8 @@ class UnitBuild:
         files = self.sources()
         src = self.dir / "src"
         key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES,
-                                         _verilator_version()]).encode()).hexdigest()
-        with _build_lock():
+                                         verilator_version()]).encode()).hexdigest()
+        with build_lock():   # one Verilator build at a time on the machine
             stamp = self.dir / "build.key"
             if stamp.exists() and stamp.read_text() == key and (self.dir / "sim" / self.top).exists():
                 return

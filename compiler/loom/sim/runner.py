@@ -61,7 +61,7 @@ def _lean_verilator():
     return LeanVerilator()
 
 
-def _verilator_version() -> str:
+def verilator_version() -> str:
     return subprocess.run(["verilator", "--version"], capture_output=True, text=True).stdout
 
 
@@ -78,7 +78,7 @@ class SimBuild:
 
         key = hashlib.sha256(json.dumps([[str(p), p.read_text()] for p in self.sources]
                                         + [DEFINES, MAKEFLAGS, self.waves,
-                                           _verilator_version()])
+                                           verilator_version()])
                              .encode()).hexdigest()
         stamp = self.build_dir / "build.key"
         with build_lock():
