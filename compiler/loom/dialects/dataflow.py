@@ -60,11 +60,7 @@ class _ArrowFormOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        syntax.print_operands(printer, self.operands)
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        syntax.print_types(printer, self.operand_types)
+        syntax.print_operands_and_types(printer, self, self.operand_types)
         printer.print_string(" -> ")
         syntax.print_types(printer, self.result_types)
 

@@ -310,11 +310,7 @@ class JoinOp(IRDLOperation):
         return cls.create(operands=values, result_types=[result], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        syntax.print_operands(printer, self.operands)
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        syntax.print_types(printer, self.operand_types)
+        syntax.print_operands_and_types(printer, self, self.operand_types)
         if not isinstance(self.result.type, NoneType):
             printer.print_string(" -> ")
             printer.print_attribute(self.result.type)
@@ -349,11 +345,7 @@ class SyncOp(IRDLOperation):
         return cls.create(operands=values, result_types=types, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        syntax.print_operands(printer, self.operands)
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        syntax.print_types(printer, self.operand_types)
+        syntax.print_operands_and_types(printer, self, self.operand_types)
 
     def verify_(self) -> None:
         if not self.operands:
@@ -430,11 +422,7 @@ class ControlMergeOp(IRDLOperation):
         return cls.create(operands=values, result_types=types, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        syntax.print_operands(printer, self.operands)
-        syntax.print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        syntax.print_types(printer, self.result_types)
+        syntax.print_operands_and_types(printer, self, self.result_types)
 
     def verify_(self) -> None:
         if not self.operands:

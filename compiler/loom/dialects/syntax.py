@@ -108,3 +108,12 @@ def defined_before(value: SSAValue, op: Operation) -> bool:
             return owner.is_before_in_block(anc)
         anc = anc.parent_op()
     return False
+
+
+def print_operands_and_types(printer: Printer, op: Operation, types: Sequence[Attribute]) -> None:
+    """` %a, %b {attrs} : T, U`: the common tail of our custom op syntax."""
+    printer.print_string(" ")
+    print_operands(printer, op.operands)
+    print_attr_dict(printer, op.attributes)
+    printer.print_string(" : ")
+    print_types(printer, types)
