@@ -5,8 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from loom.frontend.driver import Artifacts, compile_kernel
+
+# make test is deterministic: hypothesis draws the same examples every run
+# (the exhaustive runs behind -m slow explore with more examples instead).
+settings.register_profile("loom", derandomize=True, deadline=None)
+settings.load_profile("loom")
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
