@@ -39,13 +39,10 @@ from loom.golden.ops.merge import ControlMerge, Merge
 from loom.golden.ops.mux import Mux
 from loom.golden.ops.stream import Stream
 from loom.golden.ops.sync import Sync
+from loom.ir import op_location
 
 
-def op_loc(op: Operation, fallback: str) -> Location | None:
-    try:
-        from loom.ir import op_location
-    except ImportError:
-        return Location(fallback)
+def op_loc(op: Operation, fallback: str) -> Location:
     return op_location(op) or Location(fallback)
 
 

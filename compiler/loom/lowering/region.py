@@ -40,6 +40,7 @@ class Lowering:
 
     def lower_region(self, block: Block, state: RegionState) -> list[SSAValue]:
         """Lower `block`'s ops; returns the mapped operands of its terminator."""
+        # imported here: each construct's lowering recurses back into this one
         from loom.lowering.for_loop import lower_for
         from loom.lowering.if_else import lower_if
         from loom.lowering.while_loop import lower_while
@@ -97,7 +98,7 @@ class Lowering:
         b = state.b
         addrs = [state.lookup(i) for i in op.indices]
         data_ph = b.placeholder(op.res.type)
-        ctrl_ph = b.placeholder(_none())
+        ctrl_ph = b.placeholder(NoneType())
         load = b.insert(hs.LoadOp(addrs, data_ph, ctrl_ph))
         state.map(op.res, load.results[0])
         self._access(op, state, load, "load", ctrl_ph, data_ph)
@@ -105,10 +106,6 @@ class Lowering:
     def _store(self, op: memref.StoreOp, state: RegionState) -> None:
         b = state.b
         addrs = [state.lookup(i) for i in op.indices]
-        ctrl_ph = b.placeholder(_none())
+        ctrl_ph = b.placeholder(NoneType())
         store = b.insert(hs.StoreOp(addrs, state.lookup(op.value), ctrl_ph))
         self._access(op, state, store, "store", ctrl_ph, None)
-
-
-def _none() -> NoneType:
-    return NoneType()

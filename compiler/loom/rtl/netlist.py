@@ -70,12 +70,6 @@ class Netlist:
     memories: list[tuple[str, Instance, int]] = field(default_factory=list)  # (prefix, inst, arg)
     buffers: int = 0
 
-    def channel(self, name: str) -> Channel:
-        for ch in self.channels:
-            if ch.name == name:
-                return ch
-        raise KeyError(name)
-
 
 def _origin(op: Operation, label: str, filename: str) -> str:
     loc = op_location(op) or Location(filename)

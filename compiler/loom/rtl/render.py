@@ -16,7 +16,7 @@ TEMPLATE_DIR = Path(__file__).resolve().parents[3] / "templates"
 
 
 @lru_cache(maxsize=1)
-def _environment() -> jinja2.Environment:
+def template_environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
         undefined=jinja2.StrictUndefined,
@@ -31,7 +31,7 @@ def _param_text(params: dict[str, Any]) -> str:
 
 
 def render_spec(spec: UnitSpec, origin: str | None = None) -> str:
-    template = _environment().get_template(f"{spec.template}.sv.j2")
+    template = template_environment().get_template(f"{spec.template}.sv.j2")
     header = [f"// {spec.module}: rendered from templates/{spec.template}.sv.j2",
               f"// parameters: {_param_text(spec.params)}"]
     if origin:

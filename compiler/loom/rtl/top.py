@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from loom.rtl.netlist import Channel, Instance, Netlist
 from loom.rtl.ports import Port
-from loom.rtl.render import _environment
+from loom.rtl.render import template_environment
 
 
 def _vec(bits: int, force: bool = False) -> str:
@@ -27,11 +27,6 @@ def _bits(sig: str, lo: int, width: int, sliced: bool) -> str:
     return f"{sig}[{lo + width - 1}:{lo}]" if width > 1 else f"{sig}[{lo}]"
 
 
-def _lane(sig: str, lane: int | None, width: int, count: int | None) -> str:
-    if count is None:
-        return sig
-    lo = (lane or 0) * width
-    return f"{sig}[{lo + width - 1}:{lo}]" if width > 1 else f"{sig}[{lo}]"
 
 
 @dataclass
@@ -48,6 +43,12 @@ class _TopWriter:
     def __init__(self, net: Netlist):
         self.net = net
         self.unused: list[str] = []
+        # instance name -> (port, lane) -> the channel on that lane, both directions
+        self.lanes: dict[str, dict[tuple[str, int | None], Channel]] = {}
+        for ch in net.channels:
+            for end in (ch.driver, ch.sink):
+                if end is not None:
+                    self.lanes.setdefault(end[0].name, {})[(end[1], end[2])] = ch
 
     # -- ports and channel wires ----------------------------------------------
 
@@ -107,7 +108,7 @@ class _TopWriter:
         decls, conns, assigns = [], [], []
         if spec.clocked:
             conns += [".clk(clk)", ".rst(rst)"]
-        lanes = self._lanes(inst)
+        lanes = self.lanes.get(inst.name, {})
         for port in spec.ports:
             if port.name in ("mem_req", "mem_resp"):
                 conns += self._master(inst, port)
@@ -126,15 +127,6 @@ class _TopWriter:
         return _RenderedInstance(inst.name, spec.module, inst.origin, decls,
                                  ",\n".join("    " + c for c in conns), assigns)
 
-    def _lanes(self, inst: Instance) -> dict[tuple[str, int | None], Channel]:
-        found = {}
-        for ch in self.net.channels:
-            if ch.driver and ch.driver[0] is inst:
-                found[(ch.driver[1], ch.driver[2])] = ch
-            if ch.sink and ch.sink[0] is inst:
-                found[(ch.sink[1], ch.sink[2])] = ch
-        return found
-
     def _master(self, inst: Instance, port: Port) -> list[str]:
         prefix = inst.masters[0]
         sigs = [f"{port.name}_valid", f"{port.name}_ready"]
@@ -147,8 +139,8 @@ class _TopWriter:
         pw = port.width
         lo = (lane or 0) * pw
         nary = port.count is not None
-        valid = _lane(f"{bus}_valid", lane, 1, port.count)
-        ready = _lane(f"{bus}_ready", lane, 1, port.count)
+        valid = _bits(f"{bus}_valid", lane or 0, 1, nary)
+        ready = _bits(f"{bus}_ready", lane or 0, 1, nary)
         if ch is None:
             raise AssertionError(f"unconnected port lane {bus} {lane}")
         if port.direction == "in":
@@ -181,7 +173,7 @@ def render_top(net: Netlist, kernel: str, source: str) -> tuple[str, str]:
     writer = _TopWriter(net)
     module = f"{net.name}_top"
     instances = [writer.instance(inst) for inst in net.instances]
-    text = _environment().get_template("kernel_top.sv.j2").render(
+    text = template_environment().get_template("kernel_top.sv.j2").render(
         module=module, kernel=kernel, func=net.name, source=source,
         n_instances=len(net.instances), n_channels=len(net.channels), n_buffers=net.buffers,
         ports=writer.ports(), channel_decls=writer.channel_decls(), instances=instances,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from loom.bundle import Bundle, bits
 from loom.rtl.netlist import Netlist
-from loom.rtl.render import _environment
+from loom.rtl.render import template_environment
 
 ROOT = Path(__file__).resolve().parents[3]
 MEM_MODEL = ROOT / "rtl" / "loom_mem_model.sv"
@@ -43,7 +43,7 @@ def render_tb(net: Netlist, top_module: str) -> tuple[str, str]:
                   "resp_valid", "resp_ready", "resp_data"):
             conns.append(f".{m.prefix}_mem_{s}({m.prefix}_mem_{s})")
     module = f"tb_{net.name}"
-    text = _environment().get_template("kernel_tb.sv.j2").render(
+    text = template_environment().get_template("kernel_tb.sv.j2").render(
         name=net.name, top=top_module, inputs=net.inputs, outputs=net.outputs,
         memories=memory_ports(net), connections=",\n".join("    " + c for c in conns))
     return module, text
