@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from loom.frontend.driver import compile_kernel
-from loom.golden.command import Inputs
+from loom.inputs import Inputs
 from loom.golden.loop_report import loop_streams
 from loom.lowering import lower
 from loom.sim.flow import run_seed, setup

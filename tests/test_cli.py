@@ -52,11 +52,10 @@ def test_missing_kernel_is_one_line(capsys):
     assert err.startswith("no_such_kernel_xyz: error: ") and err.count("\n") == 1
 
 
-def test_rtl_not_built_yet_says_so(capsys):
-    try:
-        import loom.rtl.command  # noqa: F401
-    except ModuleNotFoundError:
-        assert main(["rtl", "vecadd"]) == 2
-        assert "not built yet" in capsys.readouterr().err
-    else:
-        pytest.skip("loom rtl is built")
+def test_rtl_writes_top_units_and_file_list(tmp_path, capsys):
+    assert main(["rtl", "vecadd", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    listed = (tmp_path / "rtl" / "vecadd.f").read_text().split()
+    assert listed[-1] == "vecadd_top.sv" and len(listed) > 1
+    assert all((tmp_path / "rtl" / f).exists() for f in listed)
+    assert f"rtl: {tmp_path / 'rtl' / 'vecadd_top.sv'}" in out

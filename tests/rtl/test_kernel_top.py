@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from loom.golden.run import find_func
+from loom.ir import load_module
 from loom.lowering import lower
 from loom.rtl.command import write_rtl
 from loom.rtl.gates import lint, synthesize
@@ -18,7 +20,8 @@ def _rtl(compiled, name: str, tmp_path: Path):
     arts = compiled(name)
     dfg = tmp_path / f"{name}.dfg.mlir"
     lower(arts.scf_mlir, dfg, arts.top)
-    return write_rtl(dfg, tmp_path, name, arts.top)
+    func = find_func(load_module(dfg), arts.top, str(dfg))
+    return write_rtl(func, str(dfg), tmp_path, name)
 
 
 @pytest.mark.parametrize("name", KERNELS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loom.golden.command import Inputs
+from loom.inputs import Inputs
 from loom.lowering import lower
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,53 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 from loom.bundle import load_bundle
-from loom.diagnostics import Location, LoomError
-from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
 from loom.frontend.reference import reference_main
 from loom.ir import load_module
-from loom.lowering import lower
 from loom.golden.loop_report import loop_streams
+from loom.inputs import prepare
 from loom.golden.run import find_func, golden_report, run_dfg, write_report
 
 MAX_PROBLEM_LINES = 20
-
-
-@dataclass
-class Inputs:
-    """What a command works on: the DFG (compiled or lowered as needed) and its bundle."""
-    name: str
-    out_dir: Path
-    dfg: Path
-    bundle: Path | None
-
-
-def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
-    """Resolve K; compile a .c file, lower a .scf.mlir file; find the bundle."""
-    kernel = resolve_kernel(args.kernel)
-    name = kernel_name(kernel)
-    out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
-    given = Path(args.bundle) if getattr(args, "bundle", None) else None
-    if kernel.name.endswith(".c"):
-        arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir)
-        lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin)
-        return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path)
-    bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
-    if not need_bundle and not bundle.exists():
-        bundle = None
-    elif not bundle.exists():
-        raise LoomError("no bundle: give --bundle B.json (or put "
-                        f"{bundle.name} beside the input)", Location(str(kernel)))
-    if kernel.name.endswith(".scf.mlir"):
-        dfg = out_dir / f"{name}.dfg.mlir"
-        lower(kernel, dfg, args.top, args.max_join_fanin)
-        return Inputs(name, out_dir, dfg, bundle)
-    if kernel.name.endswith(".dfg.mlir"):
-        return Inputs(name, out_dir, kernel, bundle)
-    raise LoomError("expected a .c, .scf.mlir or .dfg.mlir file", Location(str(kernel)))
 
 
 def run_main(args: argparse.Namespace) -> int:

@@ -10,7 +10,9 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from loom.golden.command import prepare
+from xdsl.ir import Operation
+
+from loom.inputs import prepare
 from loom.ir import load_module
 from loom.golden.run import find_func
 from loom.rtl.netlist import Netlist, build_netlist
@@ -27,10 +29,9 @@ class RtlArtifacts:
     netlist: Netlist
 
 
-def write_rtl(dfg_path: Path, out_dir: Path, name: str, top: str | None = None) -> RtlArtifacts:
-    module = load_module(dfg_path)
-    func = find_func(module, top, str(dfg_path))
-    net = build_netlist(func, str(dfg_path))
+def write_rtl(func: Operation, source: str, out_dir: Path, name: str) -> RtlArtifacts:
+    """The RTL of `func` (a handshake.func read from `source`) into out_dir/rtl/."""
+    net = build_netlist(func, source)
     rtl_dir = out_dir / "rtl"
     rtl_dir.mkdir(parents=True, exist_ok=True)
     units: dict[str, str] = {}
@@ -43,7 +44,7 @@ def write_rtl(dfg_path: Path, out_dir: Path, name: str, top: str | None = None) 
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
         unit_files.append(path)
-    top_module, top_text = render_top(net, name, str(dfg_path))
+    top_module, top_text = render_top(net, name, source)
     top_file = rtl_dir / f"{name}_top.sv"
     top_file.write_text(top_text)
     file_list = rtl_dir / f"{name}.f"
@@ -54,8 +55,9 @@ def write_rtl(dfg_path: Path, out_dir: Path, name: str, top: str | None = None) 
 def rtl_main(args: argparse.Namespace) -> int:
     args.bundle = None
     inputs = prepare(args, need_bundle=False)
-    arts = write_rtl(inputs.dfg, inputs.out_dir, inputs.name, args.top)
+    func = find_func(load_module(inputs.dfg), args.top, str(inputs.dfg))
+    arts = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
     print(f"rtl: {arts.top_file} ({len(arts.netlist.instances)} instances, "
-          f"{len(arts.unit_files)} unit modules, {arts.netlist.buffers} back-edge buffers)")
+          f"{len(arts.unit_files)} unit modules, {arts.netlist.buffers} buffers)")
     print(f"     file list {arts.file_list}")
     return 0

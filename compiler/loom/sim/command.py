@@ -12,7 +12,7 @@ import argparse
 import json
 import time
 
-from loom.golden.command import prepare
+from loom.inputs import prepare
 from loom.sim.flow import MAX_LINES, GoldenFailed, run_seed, setup
 from loom.sim.harness import RunSettings
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from loom.bundle import Bundle, compare, load_bundle
-from loom.golden.command import Inputs
+from loom.inputs import Inputs
 from loom.golden.run import GoldenRun, find_func, run_dfg
 from loom.ir import load_module
 from loom.rtl.command import RtlArtifacts, write_rtl
@@ -70,7 +70,7 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     golden = run_dfg(func, bundle, str(inputs.dfg))
     if not golden.ok:
         raise GoldenFailed(golden.problems())
-    rtl = write_rtl(inputs.dfg, inputs.out_dir, inputs.name, top)
+    rtl = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
     if mutate is not None:
         mutate(rtl)
     tb_module, tb_text = render_tb(rtl.netlist, rtl.top_module)

@@ -1,0 +1,50 @@
+"""What `loom run`, `loom rtl` and `loom sim` work on: the kernel's DFG and bundle.
+
+K is a .c file (compiled and lowered into the output directory), a .scf.mlir
+file (lowered) or a .dfg.mlir file (used as it is); the bundle is the native
+run's or, for MLIR inputs, `--bundle` or `<name>.bundle.json` beside the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from loom.diagnostics import Location, LoomError
+from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
+from loom.lowering import lower
+
+
+@dataclass
+class Inputs:
+    """What a command works on: the DFG (compiled or lowered as needed) and its bundle."""
+    name: str
+    out_dir: Path
+    dfg: Path
+    bundle: Path | None
+
+
+def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
+    """Resolve K; compile a .c file, lower a .scf.mlir file; find the bundle."""
+    kernel = resolve_kernel(args.kernel)
+    name = kernel_name(kernel)
+    out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
+    given = Path(args.bundle) if getattr(args, "bundle", None) else None
+    if kernel.name.endswith(".c"):
+        arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir)
+        lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin)
+        return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path)
+    bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
+    if not bundle.exists():
+        if need_bundle:
+            raise LoomError("no bundle: give --bundle B.json (or put "
+                            f"{bundle.name} beside the input)", Location(str(kernel)))
+        bundle = None
+    if kernel.name.endswith(".scf.mlir"):
+        dfg = out_dir / f"{name}.dfg.mlir"
+        lower(kernel, dfg, args.top, args.max_join_fanin)
+        return Inputs(name, out_dir, dfg, bundle)
+    if kernel.name.endswith(".dfg.mlir"):
+        return Inputs(name, out_dir, kernel, bundle)
+    raise LoomError("expected a .c, .scf.mlir or .dfg.mlir file", Location(str(kernel)))
