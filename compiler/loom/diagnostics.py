@@ -39,5 +39,12 @@ class LoomError(Exception):
         return f"{where}error: {self.message}"
 
 
+class ToolFailure(LoomError):
+    """An external tool failed on what we generated (a Verilator build, a
+    simulator crash): the design or the flow is wrong, so exit status 1."""
+
+    exit_status = 1
+
+
 class NotBuiltError(LoomError):
     """A command or stage of design.md section 7 that does not exist yet."""

@@ -83,3 +83,20 @@ def test_deadlock_names_stuck_channels_and_busy_state_machines(compiled, monkeyp
     assert "stuck at valid && !ready: '" in text
     assert re.search(r"state machines not idle: dataflow\.\w+ '\w+' at \S*kernels/countdown\.c:\d+",
                      text), text
+
+
+def test_a_unit_that_does_not_build_is_a_one_line_failure(compiled):
+    from loom.diagnostics import ToolFailure
+
+    def break_syntax(rtl) -> None:
+        rtl.unit_files[0].write_text(rtl.unit_files[0].read_text() + "\nthis is not verilog\n")
+
+    try:
+        setup(kernel_inputs(compiled("sum_n"), SIM_ROOT / "broken_build"), None, mutate=break_syntax)
+    except ToolFailure as exc:
+        assert exc.exit_status == 1
+        line = exc.format()
+        assert "the Verilator build of tb_sum_n failed" in line and "build.log" in line
+        assert "\n" not in line
+    else:
+        raise AssertionError("a unit with a syntax error built")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from loom.bundle import Bundle, compare, load_bundle
+from loom.diagnostics import ToolFailure
 from loom.inputs import Inputs
 from loom.golden.run import GoldenRun, find_func, run_dfg
 from loom.ir import load_module
@@ -91,6 +92,9 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     net, golden = s.rtl.netlist, s.golden.execution
     plusargs = run_plusargs(net, s.bundle, run_dir, settings)
     result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
+    if result["status"] == "crashed":
+        raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
+                          f"see {run_dir / 'sim.log'}")
 
     trace = read_trace(run_dir / "trace.bin")
     memories = dict(golden.memories)   # memref args no port touches stay as they were

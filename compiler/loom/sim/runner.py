@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from loom.diagnostics import ToolFailure
 from loom.toolpaths import ensure_verilator
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -92,10 +93,15 @@ class SimBuild:
             if self.waves:
                 args.append("--trace-fst")
             os.environ["MAKEFLAGS"] = MAKEFLAGS
-            _lean_verilator().build(
-                sources=self.sources, hdl_toplevel=self.top, build_dir=self.build_dir,
-                defines=DEFINES, build_args=args, timescale=("1ns", "1ps"),
-                waves=self.waves, log_file=self.build_dir / "build.log")
+            log = self.build_dir / "build.log"
+            try:
+                _lean_verilator().build(
+                    sources=self.sources, hdl_toplevel=self.top, build_dir=self.build_dir,
+                    defines=DEFINES, build_args=args, timescale=("1ns", "1ps"),
+                    waves=self.waves, log_file=log)
+            except (RuntimeError, SystemExit) as exc:
+                raise ToolFailure(f"the Verilator build of {self.top} failed ({exc}); "
+                                  f"see {log}") from None
             stamp.write_text(key)
             return time.perf_counter() - t
 
@@ -109,11 +115,14 @@ class SimBuild:
         env = {"LOOM_SIM_STATUS": str(status), "LOOM_MAX_CYCLES": str(max_cycles),
                "COCOTB_LOG_LEVEL": os.environ.get("COCOTB_LOG_LEVEL", "WARNING")}
         t = time.perf_counter()
-        _lean_verilator().test(
-            test_module="tb.kernel_cocotb", hdl_toplevel=self.top, hdl_toplevel_lang="verilog",
-            build_dir=self.build_dir, test_dir=run_dir, plusargs=plusargs, extra_env=env,
-            results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log",
-            waves=self.waves)
+        try:
+            _lean_verilator().test(
+                test_module="tb.kernel_cocotb", hdl_toplevel=self.top,
+                hdl_toplevel_lang="verilog", build_dir=self.build_dir, test_dir=run_dir,
+                plusargs=plusargs, extra_env=env, results_xml=str(run_dir / "results.xml"),
+                log_file=run_dir / "sim.log", waves=self.waves)
+        except RuntimeError:
+            pass  # the simulator stopped early; status.json is missing and says so
         seconds = time.perf_counter() - t
         if not status.exists():
             return {"status": "crashed", "seconds": seconds}
