@@ -1,7 +1,7 @@
 """Reading and writing the front end's MLIR (func, cf, scf, arith, memref, ub) with xDSL.
 
 The context is the shared one of `loom.ir` (with `arith.index_castui`, which
-xDSL 0.74 lacks and MLIR's passes may produce) plus the `ub` dialect.
+xDSL 0.74 lacks and MLIR's passes may produce, and the `ub` dialect).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects import ub
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.printer import Printer
@@ -23,11 +22,8 @@ __all__ = ["IndexCastUIOp", "context", "parse_module", "print_generic"]
 
 
 def context() -> Context:
-    """The shared LOOM context (loom.ir) plus `ub`, which `--lift-cf-to-scf` emits."""
-    ctx = ir.make_context()
-    if "ub" not in set(ctx.registered_dialect_names):
-        ctx.register_dialect("ub", lambda: ub.UB)
-    return ctx
+    """The shared LOOM context (loom.ir registers `ub`, which `--lift-cf-to-scf` emits)."""
+    return ir.make_context()
 
 
 # MLIR 22's arith.trunci carries overflow flags that xDSL 0.74 does not model;
