@@ -8,16 +8,18 @@
 #   tools/bootstrap-apt.sh            install what is missing
 #   tools/bootstrap-apt.sh --decide   print the LLVM version it would use, change nothing
 #
-# APT_CACHE names the apt-cache command (tests substitute a fake one).
+# APT_CACHE and DPKG_QUERY name the apt-cache and dpkg-query commands (tests
+# substitute fakes).
 set -euo pipefail
 
 base_pkgs=(build-essential libpython3.11 liblz4-dev zlib1g-dev ccache)
 APT_CACHE=${APT_CACHE:-apt-cache}
+DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
 
 missing() {  # prints the packages of "$@" that dpkg does not have installed
   local p status
   for p in "$@"; do
-    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    status=$("$DPKG_QUERY" -W -f='${Status}' "$p" 2>/dev/null || true)
     [ "$status" = "install ok installed" ] || echo "$p"
   done
 }

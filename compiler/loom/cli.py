@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 pass, 1 the design is wrong (mismatch, deadlock, "
                "leftover token), 2 bad input or usage.",
     )
+    parser.add_argument("--version", action="store_true",
+                        help="print the versions of the tools in use (clang, mlir-opt, "
+                             "Verilator, cocotb, xDSL) and which LLVM the front end runs")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("compile", help="C to .ll, .llvm.mlir, .cf.mlir, .scf.mlir, .dfg.mlir",
@@ -109,6 +112,10 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.version:
+        from loom.version import version_text
+        print(version_text())
+        return 0
     if args.command is None:
         parser.print_help()
         return 2

@@ -16,24 +16,24 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_newest_installed_version_is_used(monkeypatch):
-    monkeypatch.delenv("LOOM_LLVM_VERSION", raising=False)
+    monkeypatch.delenv("LOOM_LLVM", raising=False)
     installed = [v for v in (22, 19) if toolchain_for(v) is not None]
     assert installed, "make setup installs clang-22 and mlir-22-tools"
     assert find_toolchain().version == installed[0]
 
 
 def test_an_unknown_forced_version_is_bad_input(monkeypatch, capsys):
-    monkeypatch.setenv("LOOM_LLVM_VERSION", "7")
+    monkeypatch.setenv("LOOM_LLVM", "7")
     assert main(["compile", str(ROOT / "kernels" / "vecadd.c")]) == 2
     assert capsys.readouterr().err.strip() == \
-        "loom: error: LOOM_LLVM_VERSION=7 is not one of 22, 19"
+        "loom: error: LOOM_LLVM=7 is not one of 22, 19"
 
 
 @pytest.mark.skipif(toolchain_for(19) is None,
                     reason="clang-19/mlir-opt-19/mlir-translate-19 are not installed")
 @pytest.mark.parametrize("name", ["vecadd", "while_search", "matmul", "helpers"])
 def test_llvm19_fallback(tmp_path, monkeypatch, name):
-    monkeypatch.setenv("LOOM_LLVM_VERSION", "19")
+    monkeypatch.setenv("LOOM_LLVM", "19")
     arts = compile_kernel(ROOT / "kernels" / f"{name}.c", None, [], [], tmp_path)
     assert arts.llvm_version == 19
     assert "scf.while" in arts.scf_mlir.read_text()

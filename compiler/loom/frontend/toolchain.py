@@ -1,6 +1,6 @@
 """The external LLVM tools of the front end (design.md section 1).
 
-LLVM 22 is the primary toolchain and 19 the fallback; `LOOM_LLVM_VERSION=19`
+LLVM 22 is the primary toolchain and 19 the fallback; `LOOM_LLVM=19`
 forces one version (the fallback test uses it). Every tool failure becomes a
 one-line `LoomError` carrying the tool's first error line.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from loom.diagnostics import LoomError
 
 VERSIONS = (22, 19)
-_ENV_VERSION = "LOOM_LLVM_VERSION"
+ENV_VERSION = "LOOM_LLVM"
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,11 @@ def toolchain_for(version: int) -> Toolchain | None:
 
 
 def find_toolchain() -> Toolchain:
-    """The newest installed supported toolchain (or the one $LOOM_LLVM_VERSION names)."""
-    forced = os.environ.get(_ENV_VERSION)
+    """The newest installed supported toolchain (or the one $LOOM_LLVM names)."""
+    forced = os.environ.get(ENV_VERSION)
     if forced:
         if not forced.isdigit() or int(forced) not in VERSIONS:
-            raise LoomError(f"{_ENV_VERSION}={forced} is not one of "
+            raise LoomError(f"{ENV_VERSION}={forced} is not one of "
                             f"{', '.join(map(str, VERSIONS))}")
         versions: tuple[int, ...] = (int(forced),)
     else:
