@@ -34,10 +34,10 @@ def _case(name: str, text: str, bundle: Bundle) -> tuple[str, int, float, float,
 def main() -> int:
     rows = [
         _case("sum_loop (stream->gate->carry)", (DATA / "sum_loop.dfg.mlir").read_text(),
-              Bundle("sum", scalar_inputs=[ScalarInput(0, N)])),
+              Bundle("sum", scalar_inputs=[ScalarInput(0, [N])])),
         _case("scale (load/store, 2 groups)",
               (DATA / "scale.dfg.mlir").read_text().replace("16xi32", f"{N}xi32"),
-              Bundle("scale", scalar_inputs=[ScalarInput(2, 3), ScalarInput(3, N)],
+              Bundle("scale", scalar_inputs=[ScalarInput(2, [3]), ScalarInput(3, [N])],
                      memory_regions=[MemoryRegion(0, 4, list(range(N))),
                                      MemoryRegion(1, 4, [0] * N)])),
     ]

@@ -1,17 +1,23 @@
-"""The sim bundle (design.md section 7): one invocation's inputs and expectations.
+"""The sim bundle (design.md section 7): a kernel's inputs and expectations
+over one or more invocations, in LOOM's format (PolyArch/loom,
+lib/loom/Simulator/SimBundle.cpp) plus our optional fields.
 
-JSON, a superset of LOOM's:
+JSON:
   case_name: str
-  scalar_inputs: [{arg_index, data}]                    scalar parameters
-  memory_regions: [{memref_arg_index, elem_size_bytes, values}]   arrays before the call
-  expected_memory_regions: [same shape]                 arrays after the call
-  expected_results: [{result_index, data}]              the return value(s)
-Optional, ours: `arg_types` (["i32", "memref<16xi32>", ...]) and `result_types`.
+  start_token_count: int                 number of invocations (default 1)
+  scalar_inputs: [{arg_index, data: [one per invocation], tags?}]
+  memory_regions: [{memref_arg_index, elem_size_bytes?, values}]   before the first
+  expected_memory_regions: [same shape]                            after the last
+  expected_outputs: [{result_index, data: [one per invocation], tags?}]
+Optional, ours: `arg_types` (["i32", "memref<16xi32>", ...]), `result_types`, `top`.
+Files written before LOOM compatibility (scalar `data`, `expected_results`)
+still load. `elem_size_bytes` 0 or absent means "that of the memref type", as
+in LOOM.
 
 `arg_index` / `memref_arg_index` count the top function's parameters in order.
 Values are plain integers as C sees them (signed or unsigned as declared);
 comparisons are on bit patterns of the element width, so -1 equals 0xffffffff
-for a 32-bit element.
+for a 32-bit element. Tags are kept and written back; nothing checks them.
 """
 
 from __future__ import annotations
@@ -27,35 +33,42 @@ from loom.diagnostics import LoomError, Location
 @dataclass
 class ScalarInput:
     arg_index: int
-    data: int
+    data: list[int]                 # one value per invocation
+    tags: list[int] | None = None   # LOOM's optional tags, kept and written back
 
 
 @dataclass
 class MemoryRegion:
     memref_arg_index: int
-    elem_size_bytes: int
+    elem_size_bytes: int            # 0: that of the memref type (LOOM's default)
     values: list[int]
 
 
 @dataclass
-class ExpectedResult:
+class ExpectedOutput:
     result_index: int
-    data: int
+    data: list[int]                 # one value per invocation
+    tags: list[int] | None = None
 
 
 @dataclass
 class Bundle:
     case_name: str
+    start_token_count: int = 1      # = number of invocations
     scalar_inputs: list[ScalarInput] = field(default_factory=list)
-    memory_regions: list[MemoryRegion] = field(default_factory=list)
-    expected_memory_regions: list[MemoryRegion] = field(default_factory=list)
-    expected_results: list[ExpectedResult] = field(default_factory=list)
+    memory_regions: list[MemoryRegion] = field(default_factory=list)            # before the first
+    expected_memory_regions: list[MemoryRegion] = field(default_factory=list)   # after the last
+    expected_outputs: list[ExpectedOutput] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def scalar(self, arg_index: int) -> int | None:
+    @property
+    def invocations(self) -> int:
+        return self.start_token_count
+
+    def scalar(self, arg_index: int, invocation: int = 0) -> int | None:
         for s in self.scalar_inputs:
             if s.arg_index == arg_index:
-                return s.data
+                return s.data[invocation]
         return None
 
     def region(self, arg_index: int) -> MemoryRegion | None:
@@ -67,10 +80,11 @@ class Bundle:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "case_name": self.case_name,
-            "scalar_inputs": [vars(s) for s in self.scalar_inputs],
+            "start_token_count": self.start_token_count,
+            "scalar_inputs": [_tagged(s) for s in self.scalar_inputs],
             "memory_regions": [vars(r) for r in self.memory_regions],
             "expected_memory_regions": [vars(r) for r in self.expected_memory_regions],
-            "expected_results": [vars(r) for r in self.expected_results],
+            "expected_outputs": [_tagged(r) for r in self.expected_outputs],
         }
         out.update(self.extra)
         return out
@@ -79,29 +93,113 @@ class Bundle:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
 
-_KNOWN = {"case_name", "scalar_inputs", "memory_regions",
-          "expected_memory_regions", "expected_results"}
+def _tagged(rec: ScalarInput | ExpectedOutput) -> dict[str, Any]:
+    return {k: v for k, v in vars(rec).items() if not (k == "tags" and v is None)}
 
 
-def _records(doc: dict[str, Any], key: str, cls: type, path: str) -> list[Any]:
-    items = doc.get(key, [])
-    if not isinstance(items, list):
-        raise LoomError(f"bundle field '{key}' must be a list", Location(path))
-    out = []
-    for i, item in enumerate(items):
-        try:
-            rec = cls(**item)
-        except TypeError as exc:
-            raise LoomError(f"bundle field '{key}[{i}]' is malformed: {exc}", Location(path)) from None
-        for name, value in vars(rec).items():
-            ok = (all(isinstance(v, int) for v in value) if name == "values"
-                  else isinstance(value, int))
-            if not ok or isinstance(value, bool):
-                raise LoomError(f"bundle field '{key}[{i}].{name}' must be "
-                                f"{'a list of integers' if name == 'values' else 'an integer'}",
-                                Location(path))
-        out.append(rec)
-    return out
+# -- loading ---------------------------------------------------------------------------
+
+_KNOWN = {"case_name", "start_token_count", "scalar_inputs", "memory_regions",
+          "expected_memory_regions", "expected_outputs", "expected_results"}
+
+
+class _Reader:
+    """Field checks of one bundle file; every error names the file and the field."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def fail(self, what: str, message: str) -> LoomError:
+        return LoomError(f"bundle field '{what}' {message}", Location(self.path))
+
+    def integer(self, value: Any, what: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.fail(what, "must be an integer")
+        return value
+
+    def integers(self, value: Any, what: str) -> list[int]:
+        if not isinstance(value, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise self.fail(what, "must be a list of integers")
+        return list(value)
+
+    def per_invocation(self, value: Any, what: str, count: int, legacy: bool) -> list[int]:
+        """A `data` list of one value per invocation (a bare integer in old files)."""
+        if legacy and isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        data = self.integers(value, what)
+        if len(data) != count:
+            raise self.fail(what, f"has {len(data)} value(s); start_token_count is {count}")
+        return data
+
+    def objects(self, doc: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+        items = doc.get(key, [])
+        if not isinstance(items, list):
+            raise self.fail(key, "must be a list")
+        out = []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.fail(f"{key}[{i}]", "must be an object")
+            out.append((f"{key}[{i}]", item))
+        return out
+
+    def required(self, item: dict[str, Any], where: str, name: str) -> Any:
+        if name not in item:
+            raise self.fail(f"{where}.{name}", "is missing")
+        return item[name]
+
+    def unknown(self, item: dict[str, Any], where: str, known: set[str]) -> None:
+        for name in item:
+            if name not in known:
+                raise self.fail(f"{where}.{name}", "is not a bundle field")
+
+    def tags(self, item: dict[str, Any], where: str, count: int) -> list[int] | None:
+        if "tags" not in item:
+            return None
+        tags = self.integers(item["tags"], f"{where}.tags")
+        if len(tags) != count:
+            raise self.fail(f"{where}.tags", f"has {len(tags)} value(s); data has {count}")
+        return tags
+
+    def scalars(self, doc: dict[str, Any], count: int) -> list[ScalarInput]:
+        out = []
+        for where, item in self.objects(doc, "scalar_inputs"):
+            self.unknown(item, where, {"arg_index", "data", "tags"})
+            data = self.per_invocation(self.required(item, where, "data"), f"{where}.data",
+                                       count, legacy=True)
+            out.append(ScalarInput(
+                self.integer(self.required(item, where, "arg_index"), f"{where}.arg_index"),
+                data, self.tags(item, where, count)))
+        return out
+
+    def regions(self, doc: dict[str, Any], key: str) -> list[MemoryRegion]:
+        out = []
+        for where, item in self.objects(doc, key):
+            self.unknown(item, where, {"memref_arg_index", "elem_size_bytes", "values"})
+            size = self.integer(item.get("elem_size_bytes", 0), f"{where}.elem_size_bytes")
+            if size not in (0, 1, 2, 4, 8):
+                raise self.fail(f"{where}.elem_size_bytes", "must be one of 1, 2, 4 or 8")
+            out.append(MemoryRegion(
+                self.integer(self.required(item, where, "memref_arg_index"),
+                             f"{where}.memref_arg_index"),
+                size, self.integers(self.required(item, where, "values"), f"{where}.values")))
+        return out
+
+    def outputs(self, doc: dict[str, Any], count: int) -> list[ExpectedOutput]:
+        if "expected_outputs" in doc and "expected_results" in doc:
+            raise self.fail("expected_results", "is the old name of 'expected_outputs'; "
+                            "give one of them")
+        key = "expected_results" if "expected_results" in doc else "expected_outputs"
+        out = []
+        for where, item in self.objects(doc, key):
+            self.unknown(item, where, {"result_index", "data", "tags"})
+            data = self.per_invocation(self.required(item, where, "data"), f"{where}.data",
+                                       count, legacy=key == "expected_results")
+            out.append(ExpectedOutput(
+                self.integer(self.required(item, where, "result_index"),
+                             f"{where}.result_index"),
+                data, self.tags(item, where, count)))
+        return out
 
 
 def load_bundle(path: str | Path) -> Bundle:
@@ -117,12 +215,20 @@ def load_bundle(path: str | Path) -> Bundle:
                         Location(path, exc.lineno, exc.colno)) from None
     if not isinstance(doc, dict):
         raise LoomError("bundle must be a JSON object", Location(path))
+    r = _Reader(path)
+    count = r.integer(doc.get("start_token_count", 1), "start_token_count")
+    if count < 1:  # LOOM allows 0 (no start token); every run here starts with one
+        raise r.fail("start_token_count", "must be at least 1 (one per invocation)")
+    case_name = doc.get("case_name", Path(path).stem)
+    if not isinstance(case_name, str):
+        raise r.fail("case_name", "must be a string")
     return Bundle(
-        case_name=str(doc.get("case_name", Path(path).stem)),
-        scalar_inputs=_records(doc, "scalar_inputs", ScalarInput, path),
-        memory_regions=_records(doc, "memory_regions", MemoryRegion, path),
-        expected_memory_regions=_records(doc, "expected_memory_regions", MemoryRegion, path),
-        expected_results=_records(doc, "expected_results", ExpectedResult, path),
+        case_name=case_name,
+        start_token_count=count,
+        scalar_inputs=r.scalars(doc, count),
+        memory_regions=r.regions(doc, "memory_regions"),
+        expected_memory_regions=r.regions(doc, "expected_memory_regions"),
+        expected_outputs=r.outputs(doc, count),
         extra={k: v for k, v in doc.items() if k not in _KNOWN},
     )
 
@@ -135,8 +241,8 @@ def bits(value: int, width: int) -> int:
 @dataclass
 class Outcome:
     """What one execution (native, SCF reference, golden model, RTL) produced."""
-    results: list[int]                      # bit patterns, one per result
-    memories: dict[int, list[int]]          # memref_arg_index -> bit patterns
+    results: list[list[int]]                # per invocation: bit patterns, one per result
+    memories: dict[int, list[int]]          # memref_arg_index -> bit patterns (after the last)
     result_widths: list[int] = field(default_factory=list)
 
 
@@ -146,29 +252,36 @@ def _as_signed(value: int, width: int) -> int:
 
 
 def compare(bundle: Bundle, outcome: Outcome) -> list[str]:
-    """Mismatches between an outcome and the bundle's expectations ([] when equal)."""
+    """Mismatches between an outcome and the bundle's expectations ([] when equal).
+
+    Results are checked invocation by invocation; a result that never came is
+    "got nothing". With several invocations each line names its invocation.
+    """
     problems: list[str] = []
-    for exp in bundle.expected_results:
+    several = bundle.start_token_count > 1
+    for exp in bundle.expected_outputs:
         i = exp.result_index
-        if i >= len(outcome.results):
-            problems.append(f"result {i}: expected {exp.data}, got nothing")
-            continue
         w = outcome.result_widths[i] if i < len(outcome.result_widths) else 64
-        if bits(exp.data, w) != bits(outcome.results[i], w):
-            problems.append(f"result {i}: expected {_as_signed(exp.data, w)}, "
-                            f"got {_as_signed(outcome.results[i], w)}")
+        for k, want in enumerate(exp.data):
+            where = f"invocation {k}: " if several else ""
+            got = outcome.results[k] if k < len(outcome.results) else []
+            if i >= len(got):
+                problems.append(f"{where}result {i}: expected {want}, got nothing")
+            elif bits(want, w) != bits(got[i], w):
+                problems.append(f"{where}result {i}: expected {_as_signed(want, w)}, "
+                                f"got {_as_signed(got[i], w)}")
     for region in bundle.expected_memory_regions:
-        got = outcome.memories.get(region.memref_arg_index)
-        if got is None:
+        got_mem = outcome.memories.get(region.memref_arg_index)
+        if got_mem is None:
             problems.append(f"memory arg {region.memref_arg_index}: not produced")
             continue
-        w = 8 * region.elem_size_bytes
-        for idx, (e, g) in enumerate(zip(region.values, got)):
+        w = 8 * region.elem_size_bytes or 64   # 0: LOOM's values are unsigned patterns
+        for idx, (e, g) in enumerate(zip(region.values, got_mem)):
             if bits(e, w) != bits(g, w):
                 problems.append(f"memory arg {region.memref_arg_index}[{idx}]: "
                                 f"expected {_as_signed(e, w)}, got {_as_signed(g, w)}")
                 break
-        if len(got) != len(region.values):
+        if len(got_mem) != len(region.values):
             problems.append(f"memory arg {region.memref_arg_index}: expected "
-                            f"{len(region.values)} elements, got {len(got)}")
+                            f"{len(region.values)} elements, got {len(got_mem)}")
     return problems

@@ -35,7 +35,7 @@ def test_native_equals_scf_and_cf(compiled, name):
     arts = compiled(name)
     bundle = arts.bundle
     # The capture holds real data: inputs for every array and an expectation to meet.
-    assert bundle.expected_memory_regions or bundle.expected_results
+    assert bundle.expected_memory_regions or bundle.expected_outputs
     for stage, path in (("scf", arts.scf_mlir), ("cf", arts.cf_mlir)):
         outcome = run_reference(path, bundle, arts.top)
         assert compare(bundle, outcome) == [], f"{stage} differs from the native run"

@@ -60,7 +60,7 @@ def test_inputs_and_outputs_match_python(capture_bundle):
     a0 = [i * 5 - 20 for i in range(n)]
     b0 = [(250 + i) % 256 for i in range(n)]
     c0 = [v for i in range(n) for v in (-1, i << 40)]
-    assert [(s.arg_index, s.data) for s in b.scalar_inputs] == [(3, -3), (4, 4000000000)]
+    assert [(s.arg_index, s.data) for s in b.scalar_inputs] == [(3, [-3]), (4, [4000000000])]
     assert {r.memref_arg_index: (r.elem_size_bytes, r.values) for r in b.memory_regions} == {
         0: (4, a0), 1: (1, b0), 2: (8, c0)}
     a1 = [x * -3 for x in a0]
@@ -71,7 +71,7 @@ def test_inputs_and_outputs_match_python(capture_bundle):
     total = sum(c1[2 * i] - b1[i] for i in range(n))
     after = {r.memref_arg_index: r.values for r in b.expected_memory_regions}
     assert after == {0: a1, 1: b1, 2: c1}
-    assert [(r.result_index, r.data) for r in b.expected_results] == [(0, total)]
+    assert [(r.result_index, r.data) for r in b.expected_outputs] == [(0, [total])]
 
 
 def test_bundle_types_and_file(capture_bundle):

@@ -38,8 +38,8 @@ def _run(tmp_path, body: str, args: list[tuple[str, int]], result: str) -> int:
     params = ", ".join(f"%a{i}: {t}" for i, (t, _) in enumerate(args))
     path = tmp_path / "k.scf.mlir"
     path.write_text(f"func.func @k({params}) -> {result} {{\n{body}\n}}\n")
-    bundle = Bundle("k", scalar_inputs=[ScalarInput(i, v) for i, (_, v) in enumerate(args)])
-    return run_reference(path, bundle, "k").results[0]
+    bundle = Bundle("k", scalar_inputs=[ScalarInput(i, [v]) for i, (_, v) in enumerate(args)])
+    return run_reference(path, bundle, "k").results[0][0]
 
 
 @pytest.mark.parametrize("op,t,a,b,expected", BINARY)
@@ -114,7 +114,7 @@ def test_out_of_bounds_access_names_the_line(tmp_path):
         '  %v = memref.load %m[%x] : memref<4xi32> loc("oob.c":7:3)\n'
         "  return %v : i32\n}\n")
     from loom.bundle import MemoryRegion
-    bundle = Bundle("oob", scalar_inputs=[ScalarInput(1, 4)],
+    bundle = Bundle("oob", scalar_inputs=[ScalarInput(1, [4])],
                     memory_regions=[MemoryRegion(0, 4, [1, 2, 3, 4])])
     with pytest.raises(RunFailed, match=r"oob\.c:7:3: index \[4\] is out of bounds"):
         run_reference(path, bundle, "oob")
@@ -129,5 +129,5 @@ def test_step_budget_stops_a_livelock(tmp_path):
         "  } do {\n  ^bb0(%y: i32):\n    scf.yield %y : i32\n  }\n"
         "  return %r : i32\n}\n")
     with pytest.raises(RunFailed, match="livelock"):
-        run_reference(path, Bundle("spin", scalar_inputs=[ScalarInput(0, 1)]), "spin",
+        run_reference(path, Bundle("spin", scalar_inputs=[ScalarInput(0, [1])]), "spin",
                       max_steps=1000)

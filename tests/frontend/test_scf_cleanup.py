@@ -42,10 +42,10 @@ def test_switch_becomes_ifs(tmp_path):
     original.write_text(SWITCH)
     rewritten.write_text(text)
     for x in (0, 1, 2, 3, 7, 8, -1):
-        bundle = Bundle("sw", scalar_inputs=[ScalarInput(0, x), ScalarInput(1, 5)])
+        bundle = Bundle("sw", scalar_inputs=[ScalarInput(0, [x]), ScalarInput(1, [5])])
         expected = {0: 10, 2: 25, 7: 7}.get(x, -1) & 0xFFFFFFFF
         for path in (original, rewritten):
-            assert run_reference(path, bundle, "sw").results == [expected]
+            assert run_reference(path, bundle, "sw").results == [[expected]]
 
 
 @pytest.mark.parametrize("name", ["and_or", "early_return"])

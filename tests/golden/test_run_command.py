@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.cli import main
 
 DATA = Path(__file__).with_name("data")
@@ -25,8 +25,8 @@ def _run(tmp_path: Path, dfg: Path, bundle: Bundle, capsys) -> tuple[int, str, d
 
 
 def _sum_bundle(n: int, expected: int) -> Bundle:
-    return Bundle("sum", scalar_inputs=[ScalarInput(0, n)],
-                  expected_results=[ExpectedResult(0, expected)])
+    return Bundle("sum", scalar_inputs=[ScalarInput(0, [n])],
+                  expected_outputs=[ExpectedOutput(0, [expected])])
 
 
 @pytest.mark.parametrize("n", [0, 1, 7, 100])
@@ -34,7 +34,7 @@ def test_sum_loop_matches_python(tmp_path, capsys, n):
     status, out, report = _run(tmp_path, DATA / "sum_loop.dfg.mlir",
                                _sum_bundle(n, sum(range(n))), capsys)
     assert status == 0, out
-    assert report["results"] == [sum(range(n))]
+    assert report["results"] == [[sum(range(n))]]
     traces = report["traces"]
     # seed 002 lengths: raw stream N + 1, gate N (+ its final false), carry N + 1
     assert len(traces["raw_will_continue"]) == n + 1
@@ -54,7 +54,7 @@ def _scale_bundle(a: list[int], k: int, n: int) -> Bundle:
     b_after = [(x * k) & 0xFFFFFFFF if i < n else 7 for i, x in enumerate(a)]
     return Bundle(
         "scale",
-        scalar_inputs=[ScalarInput(2, k), ScalarInput(3, n)],
+        scalar_inputs=[ScalarInput(2, [k]), ScalarInput(3, [n])],
         memory_regions=[MemoryRegion(0, 4, a), MemoryRegion(1, 4, b_before)],
         expected_memory_regions=[MemoryRegion(0, 4, a), MemoryRegion(1, 4, b_after)],
     )
@@ -118,7 +118,21 @@ def test_function_without_start_token_runs(tmp_path, capsys):
     dfg = tmp_path / "addk.dfg.mlir"
     dfg.write_text("module {\n  handshake.func @addk(%x: i32, %y: i32) -> (i32) {\n"
                    "    %r = arith.addi %x, %y : i32\n    handshake.return %r : i32\n  }\n}\n")
-    bundle = Bundle("addk", scalar_inputs=[ScalarInput(0, -5), ScalarInput(1, 3)],
-                    expected_results=[ExpectedResult(0, -2)])
+    bundle = Bundle("addk", scalar_inputs=[ScalarInput(0, [-5]), ScalarInput(1, [3])],
+                    expected_outputs=[ExpectedOutput(0, [-2])])
     status, out, report = _run(tmp_path, dfg, bundle, capsys)
     assert status == 0, out
+
+
+LOOM_DATA = DATA / "loom"
+
+
+@pytest.mark.parametrize("dfg, bundle", [("sum_array", "sum-array-demo"),
+                                         ("vecadd", "vecadd-demo")])
+def test_loom_run_takes_loom_sim_bundles(tmp_path, capsys, dfg, bundle):
+    """LOOM's own bundles, unchanged, on the DFG of the same C function."""
+    status = main(["run", str(LOOM_DATA / f"{dfg}.dfg.mlir"),
+                   "--bundle", str(LOOM_DATA / f"{bundle}.json"), "-o", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "PASS: results and memories match, quiescent" in out

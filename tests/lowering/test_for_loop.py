@@ -2,7 +2,7 @@
 
 from xdsl.dialects.builtin import NoneType
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.dialects import dataflow as df
 from loom.dialects import handshake as hs
 
@@ -65,10 +65,10 @@ def _bundle(a, k):
     for x in a:
         acc = (acc + x * k) & 0xFFFFFFFF
         b.append(acc)
-    return Bundle("f", scalar_inputs=[ScalarInput(2, k)],
+    return Bundle("f", scalar_inputs=[ScalarInput(2, [k])],
                   memory_regions=[MemoryRegion(0, 4, a), MemoryRegion(1, 4, [0] * 8)],
                   expected_memory_regions=[MemoryRegion(0, 4, a), MemoryRegion(1, 4, b)],
-                  expected_results=[ExpectedResult(0, acc)])
+                  expected_outputs=[ExpectedOutput(0, [acc])])
 
 
 def test_stream_lengths_on_traces(lower):
@@ -103,7 +103,7 @@ def test_runtime_bound_gets_a_guard_and_zero_trip_is_quiescent(lower):
     for n in (0, 1, 5):
         a = list(range(1, 9))
         b = _bundle(a[:n], 2)
-        b.scalar_inputs.append(ScalarInput(3, n))
+        b.scalar_inputs.append(ScalarInput(3, [n]))
         b.memory_regions[0].values = a
         b.expected_memory_regions[0].values = a
         b.expected_memory_regions[1].values += [0] * (8 - n)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 
 # if (x > t) { r = x - t; a[0] = r; } else { r = t; }   (then-branch store)
 IF_ELSE = """
@@ -38,10 +38,10 @@ def test_if_else_matches_python(lower, x, t):
     low = lower(IF_ELSE)
     r = x - t if x > t else t
     mem = [r, 9] if x > t else [9, 9]
-    run = low.run(Bundle("f", scalar_inputs=[ScalarInput(1, x), ScalarInput(2, t)],
+    run = low.run(Bundle("f", scalar_inputs=[ScalarInput(1, [x]), ScalarInput(2, [t])],
                          memory_regions=[MemoryRegion(0, 4, [9, 9])],
                          expected_memory_regions=[MemoryRegion(0, 4, mem)],
-                         expected_results=[ExpectedResult(0, r)]))
+                         expected_outputs=[ExpectedOutput(0, [r])]))
     assert run.ok, run.problems()
 
 
@@ -57,7 +57,7 @@ def test_if_else_merges_result_and_done_with_mux(lower):
 def test_if_without_else(lower, x):
     low = lower(NO_ELSE)
     mem = [0, x & 0xFFFFFFFF] if x < 0 else [0, 0]
-    run = low.run(Bundle("g", scalar_inputs=[ScalarInput(1, x)],
+    run = low.run(Bundle("g", scalar_inputs=[ScalarInput(1, [x])],
                          memory_regions=[MemoryRegion(0, 4, [0, 0])],
                          expected_memory_regions=[MemoryRegion(0, 4, mem)]))
     assert run.ok, run.problems()

@@ -2,7 +2,7 @@
 
 from xdsl.dialects.builtin import NoneType
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.dialects import handshake as hs
 
 # for i in 0..4: { x = a[i]; y = a[i+4]; b[i] = x + y; a[i] = y; }
@@ -96,9 +96,9 @@ func.func @f(%a: memref<4xi32>, %v: i32) -> i32 {
     store_done = mem.results[1]  # ld=1, st=1: (ld data, st done, ld done)
     assert _source(load.operands[-1]) == store_done
     for v in (5, -1):
-        run = low.run(Bundle("f", scalar_inputs=[ScalarInput(1, v)],
+        run = low.run(Bundle("f", scalar_inputs=[ScalarInput(1, [v])],
                              memory_regions=[MemoryRegion(0, 4, [0, 0, 0, 0])],
-                             expected_results=[ExpectedResult(0, v)],
+                             expected_outputs=[ExpectedOutput(0, [v])],
                              expected_memory_regions=[MemoryRegion(0, 4, [0, 0, v, 0])]))
         assert run.ok, run.problems()
 

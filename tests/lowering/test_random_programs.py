@@ -19,7 +19,7 @@ def _check(body, n, x, seed):
     before = {k: list(v) for k, v in mem.items()}
     evaluate(body, mem, {"n": n, "x": x})
     run = Lowered(text).run(Bundle(
-        "prog", scalar_inputs=[ScalarInput(2, n), ScalarInput(3, x)],
+        "prog", scalar_inputs=[ScalarInput(2, [n]), ScalarInput(3, [x])],
         memory_regions=[MemoryRegion(0, 4, before["a"]), MemoryRegion(1, 4, before["b"])],
         expected_memory_regions=[MemoryRegion(0, 4, mem["a"]), MemoryRegion(1, 4, mem["b"])]))
     assert run.ok, (text, run.problems()[:5])

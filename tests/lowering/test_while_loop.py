@@ -2,7 +2,7 @@
 
 import pytest
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.dialects import handshake as hs
 
 # x = x0; steps = 0; while (x > 1) { x = odd ? 3x+1 : x>>1; a[min(steps,7)] = x; steps++; }
@@ -51,10 +51,10 @@ def _collatz(x0):
 def test_collatz_matches_python_including_zero_trip(lower, x0):
     low = lower(COLLATZ)
     a, steps = _collatz(x0)
-    run = low.run(Bundle("c", scalar_inputs=[ScalarInput(1, x0)],
+    run = low.run(Bundle("c", scalar_inputs=[ScalarInput(1, [x0])],
                          memory_regions=[MemoryRegion(0, 4, [0] * 8)],
                          expected_memory_regions=[MemoryRegion(0, 4, a)],
-                         expected_results=[ExpectedResult(0, steps)]))
+                         expected_outputs=[ExpectedOutput(0, [steps])]))
     assert run.ok, run.problems()
     traces = run.execution.traces
     raw = traces["while0_raw_will_continue"]

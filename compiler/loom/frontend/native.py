@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from loom.bundle import Bundle, ExpectedResult, MemoryRegion, ScalarInput
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.diagnostics import LoomError, Location
 from loom.frontend.signature import IMPL_PREFIX, Signature, main_decl, renamed_decl
 from loom.frontend.toolchain import Toolchain, run_tool
@@ -221,7 +221,7 @@ def _bundle(lines: list[str], sig: Signature, case_name: str, main_loc: Location
             raise LoomError(f"main() passes overlapping arrays as '{a}' and '{b}'; "
                             "aliased array arguments are not supported", main_loc)
         if kind == "scalar":
-            bundle.scalar_inputs.append(ScalarInput(int(rest[0]), int(rest[2])))
+            bundle.scalar_inputs.append(ScalarInput(int(rest[0]), [int(rest[2])]))
         elif kind in ("in", "out"):
             k, size, n = int(rest[0]), int(rest[1]), int(rest[2])
             values = [int(v) for v in rest[3:3 + n]]
@@ -229,7 +229,7 @@ def _bundle(lines: list[str], sig: Signature, case_name: str, main_loc: Location
             (bundle.memory_regions if kind == "in" else
              bundle.expected_memory_regions).append(region)
         elif kind == "result":
-            bundle.expected_results.append(ExpectedResult(0, int(rest[1])))
+            bundle.expected_outputs.append(ExpectedOutput(0, [int(rest[1])]))
     bundle.extra = {"top": sig.name, "arg_types": sig.arg_types,
                     "result_types": sig.result_types}
     return bundle

@@ -100,7 +100,7 @@ def run_reference(mlir_path: Path, bundle: Bundle, top: str | None = None,
     widths = [width_of(t) for t in out_types]
     if any(r is POISON for r in results):
         raise RunFailed(f"{mlir_path}: the function returned an undefined (poison) value")
-    return Outcome(results=[bits(r, w) for r, w in zip(results, widths)],
+    return Outcome(results=[[bits(r, w) for r, w in zip(results, widths)]],
                    memories={k: [bits(v, m.width) for v in m.data]
                              for k, m in memories.items()},
                    result_widths=widths)
@@ -133,7 +133,7 @@ def _arguments(fn: func.FuncOp, bundle: Bundle, path: Path) -> tuple[list[object
             if region is None:
                 raise LoomError(f"the bundle has no memory region for argument {k}",
                                 Location(str(path)))
-            if len(region.values) != n or region.elem_size_bytes * 8 != width:
+            if len(region.values) != n or region.elem_size_bytes not in (0, width // 8):
                 raise LoomError(f"the bundle's region for argument {k} ({len(region.values)} "
                                 f"x {region.elem_size_bytes} bytes) does not fit {t}",
                                 Location(str(path)))
@@ -193,7 +193,7 @@ def reference_main(args: argparse.Namespace) -> int:
             print(f"  {p}")
         return 1
     print(f"{stage} reference: {name}: matches {against} "
-          f"({len(outcome.results)} result(s), {len(outcome.memories)} array(s), "
+          f"({len(outcome.results[0]) if outcome.results else 0} result(s), {len(outcome.memories)} array(s), "
           f"{seconds:.2f} s)")
     return 0
 

@@ -60,7 +60,7 @@ def run_dfg(func: Operation, bundle: Bundle, filename: str,
                               [f"error: {type(exc).__name__}: {exc}"])
     keep = [i for i in range(len(graph.result_widths)) if i != graph.done_result]
     outcome = Outcome(
-        results=[execution.results[i] for i in keep] if execution.returned else [],
+        results=[[execution.results[i] for i in keep]] if execution.returned else [],
         memories=execution.memories,
         result_widths=[graph.result_widths[i] for i in keep],
     )

@@ -213,4 +213,4 @@ def rtl_outcome(net: Netlist, trace: RtlTrace, memories: dict[int, list[int]]) -
         got = trace.transfers.get((p.channel.copy_of or p.channel).index, [])
         results.append(got[0][1] if got else 0)  # a missing result also shows as a divergence
         widths.append(p.width)
-    return Outcome(results=results, memories=memories, result_widths=widths)
+    return Outcome(results=[results], memories=memories, result_widths=widths)
