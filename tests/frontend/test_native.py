@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from loom.bundle import compare
 from loom.cli import main
 from loom.frontend.driver import compile_kernel
+from loom.frontend.reference import run_reference
 
 KERNEL = """\
 #include "params.h"
@@ -114,3 +116,87 @@ def test_main_must_call_the_top_once(tmp_path, capsys, name):
     err = capsys.readouterr().err.strip()
     assert status == 2
     assert err == f"{src}{tail}"
+
+
+# -- however the source declares the top (issue 9, class 2) -------------------------------
+# The HLS-suite layout: a header with an include guard, #define sizes, a typedef
+# element type and the top's prototype; main() fills the inputs with rand().
+
+HLS_HEADER = """\
+#ifndef FIRK_H
+#define FIRK_H
+#include <stdint.h>
+#define N_TAPS 4
+#define N_SAMPLES 16
+typedef int32_t data_t;
+typedef int16_t coef_t;
+{proto}
+#endif
+"""
+
+HLS_KERNEL = """\
+#include <stdio.h>
+#include <stdlib.h>
+#include "firk.h"
+
+{head} {{
+  data_t acc_all = 0;
+  for (int n = 0; n < N_SAMPLES; n++) {{
+    data_t acc = 0;
+    for (int k = 0; k < N_TAPS; k++)
+      if (n - k >= 0)
+        acc += x[n - k] * c[k];
+    y[n] = acc;
+    acc_all ^= acc;
+  }}
+  return acc_all;
+}}
+
+int main(void) {{
+  data_t x[N_SAMPLES], y[N_SAMPLES];
+  coef_t c[N_TAPS];
+  srand(7);
+  for (int i = 0; i < N_SAMPLES; i++) x[i] = rand() % 200 - 100;
+  for (int i = 0; i < N_TAPS; i++) c[i] = (coef_t)(rand() % 20 - 10);
+  printf("%d\\n", firk(x, c, y));
+  return 0;
+}}
+"""
+
+PARAMS = "data_t x[N_SAMPLES], const coef_t c[N_TAPS], data_t y[N_SAMPLES]"
+LAYOUTS = {
+    "prototype_in_header": (f"data_t firk({PARAMS});", f"data_t firk({PARAMS})"),
+    "macro": (f"#define KERNEL(name) data_t name({PARAMS})\nKERNEL(firk);", "KERNEL(firk)"),
+    "attributes": (f"__attribute__((noinline)) data_t firk({PARAMS});",
+                   f"__attribute__((noinline, used)) data_t __attribute__((hot)) firk({PARAMS})"),
+    "always_inline": ("", f"static inline __attribute__((always_inline)) data_t firk({PARAMS})"),
+    "static": (f"static data_t firk({PARAMS});", f"static data_t firk({PARAMS})"),
+}
+
+
+def _fir(x: list[int], c: list[int]) -> tuple[list[int], int]:
+    y, acc_all = [], 0
+    for n in range(len(x)):
+        acc = sum(x[n - k] * c[k] for k in range(len(c)) if n - k >= 0)
+        y.append(acc)
+        acc_all ^= acc
+    return y, acc_all
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_top_declared_anywhere(tmp_path, layout):
+    proto, head = LAYOUTS[layout]
+    (tmp_path / "firk.h").write_text(HLS_HEADER.format(proto=proto))
+    src = tmp_path / "firk.c"
+    src.write_text(HLS_KERNEL.format(head=head))
+    arts = compile_kernel(src, None, [], [], tmp_path / "out")
+    b = arts.bundle
+    before = {r.memref_arg_index: r.values for r in b.memory_regions}
+    assert sorted(before) == [0, 1, 2] and len(before[0]) == 16 and len(before[1]) == 4
+    assert all(-100 <= v < 100 for v in before[0]) and len(set(before[0])) > 4
+    y, acc_all = _fir(before[0], before[1])
+    after = {r.memref_arg_index: r.values for r in b.expected_memory_regions}
+    assert after == {0: before[0], 1: before[1], 2: y}
+    assert [(r.result_index, r.data) for r in b.expected_results] == [(0, acc_all)]
+    outcome = run_reference(arts.scf_mlir, b, arts.top)
+    assert compare(b, outcome) == []

@@ -1,28 +1,38 @@
 """The native run: the kernel compiled as is, with a wrapper that records the top's call.
 
-The kernel's source is rewritten only at the declarations of the top: the name
-becomes `__loom_impl_<top>` and a declaration of `<top>` follows, so every call
-(main's included) reaches the generated wrapper, defined at the end of the
-file. On its first call the wrapper records the scalar arguments and every
-array argument, calls the original, then records the arrays and the return
-value. A separate helper file does the writing (it may include <stdio.h>
-without clashing with the kernel). The count of calls is written at exit:
-main() must call the top exactly once.
+The kernel's source is never edited. A generated wrapper `__loom_wrap_<top>`,
+which calls `<top>`, is appended to it (the kernel is #included unchanged), the
+whole compiles to LLVM IR, and the names are swapped in the IR: the kernel's
+definition of `@<top>` becomes `@__loom_impl_<top>`, the wrapper's becomes
+`@<top>`, and the wrapper's own call goes to `@__loom_impl_<top>`. So every call
+(main's included) reaches the wrapper however the source spells the top's
+declarations (a prototype in a header, a macro, attributes, `static`). On its
+first call the wrapper records the scalar arguments and every array argument,
+calls the original, then records the arrays and the return value. A separate
+helper file does the writing (it may include <stdio.h> without clashing with
+the kernel). The count of calls is written at exit: main() must call the top
+exactly once.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path
 
 from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.diagnostics import LoomError, Location
-from loom.frontend.signature import IMPL_PREFIX, Signature, main_decl, renamed_decl
+from loom.frontend.signature import Signature, main_decl, renamed_decl
 from loom.frontend.toolchain import Toolchain, run_tool
 
 NATIVE_FLAGS = ["-O0", "-fwrapv", "-w"]
+# The IR before any pass: an always_inline top must not vanish into main
+# before the names are swapped.
+IR_FLAGS = ["-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes"]
+IMPL_PREFIX = "__loom_impl_"
+WRAP_PREFIX = "__loom_wrap_"
 TIMEOUT_S = 120
 
 HELPER_C = r"""
@@ -116,12 +126,14 @@ def capture(tc: Toolchain, kernel: Path, sig: Signature, cflags: list[str],
     main_line = int(main["loc"].get("line", 0)) or None
     with tempfile.TemporaryDirectory(prefix="loom-native-") as tmp:
         d = Path(tmp)
-        (d / "kernel.c").write_text(wrapped_source(kernel, sig))
+        (d / "wrapped.c").write_text(wrapped_source(kernel, sig))
+        ir = run_tool([tc.clang, *IR_FLAGS, *NATIVE_FLAGS, *cflags, str(d / "wrapped.c"),
+                       "-o", "-"], what="the native build")
+        (d / "kernel.ll").write_text(redirect_to_wrapper(ir, sig.name))
         (d / "helper.c").write_text(HELPER_C)
         exe = d / "kernel"
-        run_tool([tc.clang, *NATIVE_FLAGS, f"-iquote{kernel.parent.resolve()}", *cflags,
-                  str(d / "kernel.c"), str(d / "helper.c"), "-o", str(exe)],
-                 what="the native build")
+        run_tool([tc.clang, *NATIVE_FLAGS, str(d / "kernel.ll"), str(d / "helper.c"),
+                  "-o", str(exe)], what="the native build")
         cap = d / "capture.txt"
         _run(exe, cap, sig, Location(sig.file, main_line))
         lines = cap.read_text().splitlines() if cap.exists() else []
@@ -129,15 +141,36 @@ def capture(tc: Toolchain, kernel: Path, sig: Signature, cflags: list[str],
 
 
 def wrapped_source(kernel: Path, sig: Signature) -> str:
-    text = kernel.read_bytes()
-    impl = (IMPL_PREFIX + sig.name).encode()
-    redeclare = f" __typeof__({IMPL_PREFIX}{sig.name}) {sig.name};".encode()
-    for site in sorted(sig.decl_sites, key=lambda s: s.name_offset, reverse=True):
-        text = (text[:site.name_offset] + impl + text[site.name_offset + len(sig.name):
-                                                      site.end_offset]
-                + redeclare + text[site.end_offset:])
-    header = f'#line 1 "{kernel}"\n'.encode()
-    return (header + text).decode(errors="replace") + "\n" + _wrapper(sig)
+    """The kernel, included unchanged, followed by the capturing wrapper."""
+    path = str(kernel.resolve()).replace("\\", "\\\\").replace('"', '\\"')
+    return f'#include "{path}"\n' + _wrapper(sig)
+
+
+def _symbol(name: str) -> str:
+    """A regex for the LLVM global `@name`, not a prefix of a longer identifier."""
+    return rf"@{re.escape(name)}(?![-\w$.])"
+
+
+def redirect_to_wrapper(ir: str, top: str) -> str:
+    """Swap names so that `@top` is the wrapper and the wrapper calls the original."""
+    impl, wrap = IMPL_PREFIX + top, WRAP_PREFIX + top
+    renamed: set[str] = set()
+
+    def rename(m: re.Match[str]) -> str:
+        head, rest = m.group(1), m.group(2)
+        if re.search(_symbol(wrap) + r"\(", head):
+            renamed.add(wrap)
+            return (re.sub(_symbol(wrap), "@" + top, head)
+                    + re.sub(_symbol(top), "@" + impl, rest))
+        if re.search(_symbol(top) + r"\(", head):
+            renamed.add(top)
+            return re.sub(_symbol(top), "@" + impl, head, count=1) + rest
+        return m.group(0)
+
+    out = re.sub(r"^(define [^\n]*\n)(.*?^\}$)", rename, ir, flags=re.M | re.S)
+    if renamed != {top, wrap}:
+        raise LoomError(f"the native build lost the definition of '{top}' (a bug in loom)")
+    return out
 
 
 def _signed(t: str) -> str:
@@ -152,7 +185,7 @@ def _wrapper(sig: Signature) -> str:
     lines.append(f"typedef {'void' if void else sig.result_decl} __loom_tr;")
     args = ", ".join(f"__loom_t{p.index} a{p.index}" for p in sig.params) or "void"
     names = ", ".join(f"a{p.index}" for p in sig.params)
-    lines.append(f"__loom_tr {sig.name}({args}) {{")
+    lines.append(f"__loom_tr {WRAP_PREFIX}{sig.name}({args}) {{")
     lines.append("  int first = __loom_cap_enter();")
     before, after = [], []
     for p in sig.params:
@@ -170,9 +203,9 @@ def _wrapper(sig: Signature) -> str:
     lines.append("    __loom_cap_check();")
     lines.append("  }")
     if void:
-        lines.append(f"  {IMPL_PREFIX}{sig.name}({names});")
+        lines.append(f"  {sig.name}({names});")
     else:
-        lines.append(f"  __loom_tr r = {IMPL_PREFIX}{sig.name}({names});")
+        lines.append(f"  __loom_tr r = {sig.name}({names});")
         after.append(f"    __loom_cap_result((unsigned long long)r, (int)sizeof(r), "
                      f"{_signed('__loom_tr')});")
     lines.append("  if (first) {")

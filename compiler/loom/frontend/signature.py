@@ -1,9 +1,9 @@
 """The top function's C signature, read through clang.
 
 Array parameters decay to pointers in the AST and in LLVM IR, so their extent
-is recovered in three steps: clang's AST (JSON) gives the parameters, lines and
-declaration sites; clang's `-ast-print` gives each parameter's declaration with
-macros expanded (`int16_t b[16][33]`); and a probe compile turns every
+is recovered in three steps: clang's AST (JSON) gives the parameters and
+lines; clang's `-ast-print` gives each parameter's declaration with macros
+expanded (`int16_t b[16][33]`); and a probe compile turns every
 declaration into a typedef plus a global, whose LLVM type (`[16 x [33 x i16]]`)
 is the shape and element width with all typedefs resolved.
 """
@@ -20,7 +20,6 @@ from loom.diagnostics import LoomError, Location
 from loom.frontend.toolchain import Toolchain, run_tool
 
 SCALAR_WIDTHS = (8, 16, 32, 64)
-IMPL_PREFIX = "__loom_impl_"
 
 
 @dataclass(frozen=True)
@@ -51,13 +50,6 @@ class Param:
 
 
 @dataclass(frozen=True)
-class DeclSite:
-    """One declaration of the top in the main file (for the native wrapper)."""
-    name_offset: int       # byte offset of the function's name token
-    end_offset: int        # byte offset just past the declaration (after `}` or `;`)
-
-
-@dataclass(frozen=True)
 class Signature:
     name: str
     file: str
@@ -65,7 +57,6 @@ class Signature:
     params: tuple[Param, ...]
     result_width: int | None           # None: void
     result_decl: str | None            # the return type as written, e.g. `int64_t`
-    decl_sites: tuple[DeclSite, ...]
 
     @property
     def arg_types(self) -> list[str]:
@@ -83,8 +74,9 @@ def read_signature(tc: Toolchain, kernel: Path, top: str, cflags: list[str]) -> 
         raise LoomError(f"no function named '{top}' (name the top with --top)", Location(src))
     definition = next((d for d in decls if _is_definition(d)), None)
     if definition is None:
+        loc = decls[0]["loc"]
         raise LoomError(f"function '{top}' is declared but not defined in this file",
-                        Location(src, _LineTracker().line(decls[0]["loc"])))
+                        Location(_file_of(loc) or src, _LineTracker().line(loc)))
     line = _LineTracker().line(definition["loc"])
     if definition["loc"].get("includedFrom") or _file_of(definition["loc"]) not in (None, src):
         raise LoomError(f"function '{top}' must be defined in {src}, not in an included file",
@@ -108,8 +100,7 @@ def read_signature(tc: Toolchain, kernel: Path, top: str, cflags: list[str]) -> 
     if result_decl is not None:
         result_width = _scalar_width(probe.get("r"), "return type", result_decl,
                                      Location(src, line))
-    return Signature(top, src, line, tuple(params), result_width, result_decl,
-                     tuple(_decl_site(d, kernel, top) for d in decls))
+    return Signature(top, src, line, tuple(params), result_width, result_decl)
 
 
 # -- clang's AST ------------------------------------------------------------------
@@ -197,26 +188,6 @@ class _LineTracker:
         self.visit_node_head(node)
         for child in node.get("inner", []):
             self.visit_subtree(child)
-
-
-def _decl_site(decl: dict[str, Any], kernel: Path, top: str) -> DeclSite:
-    loc, src = decl["loc"], str(kernel)
-    if "spellingLoc" in loc or "offset" not in loc:
-        raise LoomError(f"the name of '{top}' must not come from a macro", Location(src))
-    text = kernel.read_bytes()
-    off = int(loc["offset"])
-    if text[off:off + len(top)] != top.encode():
-        raise LoomError(f"cannot find the declaration of '{top}'", Location(src))
-    end = decl["range"]["end"]
-    if "expansionLoc" in end:
-        end = end["expansionLoc"]
-    stop = int(end["offset"]) + int(end.get("tokLen", 1))
-    if not _is_definition(decl):
-        semi = text.find(b";", stop)
-        if semi < 0:
-            raise LoomError(f"cannot find the end of a declaration of '{top}'", Location(src))
-        stop = semi + 1
-    return DeclSite(off, stop)
 
 
 # -- clang's printing of the definition ---------------------------------------------
