@@ -197,6 +197,6 @@ def test_top_declared_anywhere(tmp_path, layout):
     y, acc_all = _fir(before[0], before[1])
     after = {r.memref_arg_index: r.values for r in b.expected_memory_regions}
     assert after == {0: before[0], 1: before[1], 2: y}
-    assert [(r.result_index, r.data) for r in b.expected_results] == [(0, acc_all)]
+    assert [(r.result_index, r.data) for r in b.expected_outputs] == [(0, [acc_all])]
     outcome = run_reference(arts.scf_mlir, b, arts.top)
     assert compare(b, outcome) == []
