@@ -10,7 +10,7 @@ from loom.bundle import compare
 from loom.cli import main
 from loom.frontend.driver import compile_kernel
 from loom.frontend.reference import run_reference
-from loom.frontend.toolchain import find_toolchain, toolchain_for
+from loom.frontend.toolchain import ToolCrash, find_toolchain, run_tool, toolchain_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,3 +39,33 @@ def test_llvm19_fallback(tmp_path, monkeypatch, name):
     assert "scf.while" in arts.scf_mlir.read_text()
     for path in (arts.scf_mlir, arts.cf_mlir):
         assert compare(arts.bundle, run_reference(path, arts.bundle, arts.top)) == []
+
+
+def test_a_tool_crash_is_reported_as_the_tools_bug_with_a_reproducer(tmp_path):
+    """Issue 10: a crash is named as what it is, with the input to attach upstream."""
+    crashing = tmp_path / "mlir-opt-22"
+    crashing.write_text("#!/usr/bin/env bash\ncat > /dev/null\n"
+                        "echo 'PLEASE submit a bug report to https://github.com/llvm' >&2\n"
+                        "kill -SEGV $$\n")
+    crashing.chmod(0o755)
+    with pytest.raises(ToolCrash) as info:
+        run_tool([str(crashing), "--mem2reg", "-"], what="mlir-opt (LLVM dialect)",
+                 stdin="module {}\n")
+    err = info.value
+    assert err.exit_status == 1
+    text = err.format()
+    assert "mlir-opt-22 crashed (signal SIGSEGV) during mlir-opt (LLVM dialect)" in text
+    assert "not in your code" in text
+    kept = Path(text.split()[-1])
+    assert kept.read_text() == "module {}\n"
+    kept.unlink()
+
+
+def test_self_assignment_compiles(tmp_path):
+    """Issue 10: `n = n;` crashed mlir-opt on -g debug intrinsics."""
+    src = tmp_path / "selfassign.c"
+    src.write_text("int selfassign(int a[4], int n) {\n  n = n;\n  return a[n & 3];\n}\n"
+                   "int main(void) { int a[4] = {1, 2, 3, 4}; "
+                   "return selfassign(a, 2) != 3; }\n")
+    arts = compile_kernel(src, None, [], [], tmp_path / "out")
+    assert compare(arts.bundle, run_reference(arts.scf_mlir, arts.bundle, arts.top)) == []

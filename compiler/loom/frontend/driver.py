@@ -34,11 +34,13 @@ from loom.frontend.toolchain import Toolchain, find_toolchain, run_tool
 KERNELS_DIR = Path("kernels")
 # -fdebug-compilation-dir=. keeps the file name in the line tables as the user
 # spelled it: otherwise clang splits an absolute path against the working
-# directory's parent and MLIR keeps only the relative half.
+# directory's parent and MLIR keeps only the relative half. Line tables are all
+# the locations need; full -g adds debug intrinsics on which mlir-opt-22's
+# --inline/--mem2reg crashes (`n = n;`).
 # -disable-llvm-passes: no always-inliner either, so an always_inline top stays
 # a function of its own (MLIR's inliner does all the inlining).
 CLANG_FLAGS = ["-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
-               "-ffp-contract=off", "-g", "-fdebug-compilation-dir=.",
+               "-ffp-contract=off", "-gline-tables-only", "-fdebug-compilation-dir=.",
                "-fno-discard-value-names", "-Xclang", "-disable-llvm-passes"]
 LLVM_PASSES = ["--inline", "--mem2reg", "--sroa", "--cse", "--canonicalize"]
 SCF_PASSES_HEAD = ["--lift-cf-to-scf", "--canonicalize", "--cse"]

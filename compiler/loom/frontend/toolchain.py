@@ -8,12 +8,15 @@ one-line `LoomError` carrying the tool's first error line.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
+import signal
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from loom.diagnostics import LoomError
+from loom.diagnostics import LoomError, ToolFailure
 
 VERSIONS = (22, 19)
 ENV_VERSION = "LOOM_LLVM"
@@ -80,6 +83,8 @@ def run_tool(cmd: list[str], *, what: str, stdin: str | None = None,
                               cwd=cwd, env=env, check=False)
     except OSError as exc:
         raise LoomError(f"cannot run {cmd[0]}: {exc.strerror}") from None
+    if _crashed(proc):
+        raise ToolCrash(cmd, what, proc.returncode, stdin)
     if proc.returncode != 0:
         line = first_error_line(proc.stderr)
         if _is_located(line):
@@ -87,6 +92,11 @@ def run_tool(cmd: list[str], *, what: str, stdin: str | None = None,
             raise ToolError(line)
         raise LoomError(f"{what} failed: {line}")
     return proc.stdout
+
+
+def _crashed(proc: subprocess.CompletedProcess) -> bool:
+    # LLVM tools print this banner on an assertion failure or a signal.
+    return proc.returncode < 0 or "PLEASE submit a bug report" in proc.stderr
 
 
 def _is_located(line: str) -> bool:
@@ -104,3 +114,34 @@ class ToolError(LoomError):
 
     def format(self) -> str:
         return self.line
+
+
+class ToolCrash(ToolFailure):
+    """A tool we call crashed: a bug in that tool (or in what we fed it), not in
+    the user's code. The message names the tool, the step and a reproducer."""
+
+    def __init__(self, cmd: list[str], what: str, returncode: int, stdin: str | None):
+        super().__init__(f"{Path(cmd[0]).name} crashed ({_how(returncode)}) during {what}; "
+                         "this is a bug in that tool, not in your code; to reproduce it "
+                         f"for an upstream report: {_reproducer(cmd, stdin)}")
+
+
+def _how(returncode: int) -> str:
+    if returncode >= 0:
+        return f"exit {returncode}"
+    try:
+        return f"signal {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+def _reproducer(cmd: list[str], stdin: str | None) -> str:
+    """The command line, with what it read from stdin kept in a file."""
+    if stdin is None:
+        return shlex.join(cmd)
+    fd, path = tempfile.mkstemp(prefix="loom-crash-", suffix=".input")
+    with open(fd, "w") as f:
+        f.write(stdin)
+    if "-" in cmd:
+        return shlex.join([path if a == "-" else a for a in cmd])
+    return f"{shlex.join(cmd)} < {path}"
