@@ -136,3 +136,65 @@ def test_loom_run_takes_loom_sim_bundles(tmp_path, capsys, dfg, bundle):
     out = capsys.readouterr().out
     assert status == 0, out
     assert "PASS: results and memories match, quiescent" in out
+
+
+def _bump_reference(a: list[int], ks: list[int]) -> tuple[list[int], list[int]]:
+    """bump.c in Python: per-invocation sums and the array after the last."""
+    a, sums = list(a), []
+    for k in ks:
+        a = [x + k for x in a]
+        sums.append(sum(a))
+    return sums, a
+
+
+def _bump_bundle(ks: list[int], sums: list[int], after: list[int]) -> Bundle:
+    return Bundle("bump", start_token_count=len(ks),
+                  scalar_inputs=[ScalarInput(1, ks)],
+                  memory_regions=[MemoryRegion(0, 4, [1, 2, 3, 4])],
+                  expected_memory_regions=[MemoryRegion(0, 4, after)],
+                  expected_outputs=[ExpectedOutput(0, sums)])
+
+
+def test_invocations_run_back_to_back_on_persistent_memory(tmp_path, capsys):
+    ks = [1, 2, -7]
+    sums, after = _bump_reference([1, 2, 3, 4], ks)
+    status, out, report = _run(tmp_path, DATA / "bump.dfg.mlir",
+                               _bump_bundle(ks, sums, after), capsys)
+    assert status == 0, out
+    assert report["results"] == [[s & 0xFFFFFFFF] for s in sums]
+    assert report["memories"]["0"] == [v & 0xFFFFFFFF for v in after]
+    # per-channel traces are the concatenation over the invocations
+    assert report["traces"]["arg1"] == [k & 0xFFFFFFFF for k in ks]
+    assert report["traces"]["start"] == [None] * 3
+
+
+def test_a_mismatch_names_its_invocation(tmp_path, capsys):
+    ks = [1, 2, 3]
+    sums, after = _bump_reference([1, 2, 3, 4], ks)
+    sums[1] += 1
+    status, out, _ = _run(tmp_path, DATA / "bump.dfg.mlir", _bump_bundle(ks, sums, after), capsys)
+    assert status == 1
+    assert f"invocation 1: result 0: expected {sums[1]}, got {sums[1] - 1}" in out
+    assert "invocation 0:" not in out and "invocation 2:" not in out
+
+
+def test_quiescence_is_checked_after_each_invocation():
+    """A token left over by invocation 0 ends the run there: every invocation
+    must leave the graph as it found it (seed 001), or the next one would
+    start from a wrong state."""
+    from loom.golden.graph import Graph
+    from loom.golden.ops.func_return import Return
+    from loom.golden.ops.join import Join
+    from loom.golden.run import run_invocations
+
+    g = Graph("left")
+    x, y, never, j = (g.channel(n, w) for n, w in (("x", 32), ("y", 32), ("never", 0), ("j", 0)))
+    g.inputs = [x, y]
+    g.add("join0", "handshake.join", Join(2), [y, never], [j])   # y's token stays
+    ret = g.add("ret", "handshake.return", Return(1), [x], [])
+    bundle = Bundle("left", start_token_count=2,
+                    scalar_inputs=[ScalarInput(0, [1, 2]), ScalarInput(1, [3, 4])])
+    ex = run_invocations(g, ret, bundle, 1000)
+    assert not ex.returned and ex.results == [[1]]
+    assert ex.problems[0].startswith("invocation 0: leftover: channel 'y'")
+    assert ex.problems[-1] == "invocations 1 to 1 not run"

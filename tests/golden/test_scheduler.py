@@ -80,7 +80,7 @@ def test_second_return_tokens_are_leftovers():
     x.push(1)
     x.push(2)
     ex = run(g, ret)
-    assert ex.results == [1]
+    assert ex.results == [[1]]
     assert any("leftover: channel 'x'" in p for p in ex.problems)
 
 

@@ -174,7 +174,8 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
     channels: dict[Any, Any] = {}
     arg_index: dict[Any, int] = {}
 
-    # arguments: memrefs stay out of the token graph; everything else gets its token
+    # arguments: memrefs stay out of the token graph; everything else gets a
+    # channel, and its tokens per invocation from feed()
     args = list(body.args)
     for i, arg in enumerate(args):
         if isinstance(arg.type, MemRefType):
@@ -185,15 +186,12 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
         channels[arg] = ch
         graph.inputs.append(ch)
         if is_control(arg.type):
-            ch.push(None)
+            graph.control_inputs.add(i)
             if i == len(args) - 1:
                 graph.start_arg = i
-        else:
-            value = bundle.scalar(i)
-            if value is None:
-                raise LoomError(f"the bundle has no scalar input for argument {i} "
-                                f"('{names.values[arg]}')", Location(filename))
-            ch.push(bits(value, ch.width))
+        elif bundle.scalar(i) is None:
+            raise LoomError(f"the bundle has no scalar input for argument {i} "
+                            f"('{names.values[arg]}')", Location(filename))
 
     for op in body.ops:
         for res in op.results:
@@ -245,3 +243,17 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
             width = _memref_shape(arg.type, Location(filename))[1]
             graph.untouched[i] = [bits(v, width) for v in region.values] if region else []
     return graph, ret_node
+
+
+def feed(graph: Graph, bundle: Bundle, invocation: int) -> None:
+    """Offer one invocation's tokens: its scalars and a control token on each
+    control argument (the start token)."""
+    for i, ch in enumerate(graph.inputs):
+        if ch is None:
+            continue
+        if i in graph.control_inputs:
+            ch.push(None)
+        else:
+            value = bundle.scalar(i, invocation)
+            assert value is not None  # build_graph checked every scalar argument
+            ch.push(bits(value, ch.width))

@@ -42,6 +42,8 @@ class Graph:
     memories: dict[int, Node] = field(default_factory=dict)
     #: memref arguments no op accesses: their (unchanged) contents
     untouched: dict[int, list[int]] = field(default_factory=dict)
+    #: arg indices of control (`none`) arguments: one token each per invocation
+    control_inputs: set[int] = field(default_factory=set)
     #: arg index of the trailing start token, if the function takes one
     start_arg: int | None = None
     #: result index of the trailing done token, if the function returns one

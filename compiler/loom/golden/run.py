@@ -1,4 +1,11 @@
-"""One golden-model invocation of a DFG on a bundle, and its report file."""
+"""A golden-model run of a DFG on a bundle, and its report file.
+
+A bundle with start_token_count N is N invocations back to back on the same
+graph (the memories persist): invocation k+1's start token and scalars enter
+only once invocation k has returned and the graph is quiescent again, every
+state machine back in its initial phase (seed 001). A failing invocation
+ends the run.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +19,8 @@ from xdsl.ir import Operation
 
 from loom.bundle import Bundle, Outcome, compare
 from loom.diagnostics import Location, LoomError
-from loom.golden.build import build_graph
-from loom.golden.graph import Graph
+from loom.golden.build import build_graph, feed
+from loom.golden.graph import Graph, Node
 from loom.golden.loop_report import loop_streams
 from loom.golden.scheduler import Execution, FiringBudgetExceeded, run
 from loom.golden.ops.memory import MemoryOutOfBounds
@@ -48,19 +55,50 @@ def find_func(module: ModuleOp, top: str | None, filename: str) -> Operation:
     return funcs[0]
 
 
+def _invoke(graph: Graph, ret: Node, max_firings: int) -> Execution:
+    """One invocation, its tokens already fed; a model error is a failed run."""
+    try:
+        return run(graph, ret, max_firings)
+    except (FiringBudgetExceeded, MergeConflict, MemoryOutOfBounds,
+            MuxSelectOutOfRange) as exc:
+        return Execution(False, [], {}, {n: c.trace for n, c in graph.channels.items()},
+                         {n.label: n.firings for n in graph.nodes}, 0, 0.0,
+                         [f"error: {type(exc).__name__}: {exc}"])
+
+
+def run_invocations(graph: Graph, ret: Node, bundle: Bundle,
+                    max_firings: int) -> Execution:
+    """The bundle's invocations back to back; one Execution over all of them."""
+    n = bundle.start_token_count
+    runs: list[Execution] = []
+    ends: list[dict[str, int]] = []
+    for k in range(n):
+        feed(graph, bundle, k)
+        ret.actor.arm()
+        runs.append(_invoke(graph, ret, max_firings))
+        ends.append({name: len(ch.trace) for name, ch in graph.channels.items()})
+        if not runs[-1].ok:
+            break
+    last = runs[-1]
+    problems = [f"invocation {k}: {p}" if n > 1 else p
+                for k, ex in enumerate(runs) for p in ex.problems]
+    if len(runs) < n:
+        problems.append(f"invocations {len(runs)} to {n - 1} not run")
+    return Execution(
+        returned=len(runs) == n and all(ex.returned for ex in runs),
+        results=[r for ex in runs for r in ex.results],
+        memories=last.memories, traces=last.traces, firings=last.firings,
+        total_firings=sum(ex.total_firings for ex in runs),
+        seconds=sum(ex.seconds for ex in runs), problems=problems, trace_ends=ends)
+
+
 def run_dfg(func: Operation, bundle: Bundle, filename: str,
             max_firings: int = 50_000_000) -> GoldenRun:
     graph, ret = build_graph(func, bundle, filename)
-    try:
-        execution = run(graph, ret, max_firings)
-    except (FiringBudgetExceeded, MergeConflict, MemoryOutOfBounds,
-            MuxSelectOutOfRange) as exc:
-        execution = Execution(False, [], {}, {n: c.trace for n, c in graph.channels.items()},
-                              {n.label: n.firings for n in graph.nodes}, 0, 0.0,
-                              [f"error: {type(exc).__name__}: {exc}"])
+    execution = run_invocations(graph, ret, bundle, max_firings)
     keep = [i for i in range(len(graph.result_widths)) if i != graph.done_result]
     outcome = Outcome(
-        results=[[execution.results[i] for i in keep]] if execution.returned else [],
+        results=[[values[i] for i in keep] for values in execution.results],
         memories=execution.memories,
         result_widths=[graph.result_widths[i] for i in keep],
     )

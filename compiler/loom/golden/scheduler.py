@@ -26,13 +26,15 @@ class FiringBudgetExceeded(Exception):
 @dataclass
 class Execution:
     returned: bool
-    results: list[Any]
+    results: list[list[Any]]                # per invocation: the return's values
     memories: dict[int, list[int]]
     traces: dict[str, list[Any]]
     firings: dict[str, int]
     total_firings: int
     seconds: float
     problems: list[str] = field(default_factory=list)
+    #: per invocation: each channel's trace length when it ended
+    trace_ends: list[dict[str, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -50,8 +52,10 @@ def _token(v: Any) -> str:
 
 
 def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000) -> Execution:
-    """Run `graph` to quiescence; `return_node` is its handshake.return."""
+    """Run `graph` to quiescence (one invocation: its inputs are in their
+    channels); `return_node` is its handshake.return."""
     start = time.perf_counter()
+    returns_before = return_node.firings
     work: deque[Node] = deque(graph.nodes)
     queued = set(map(id, graph.nodes))
     total = 0
@@ -79,11 +83,11 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000) -> Execu
                 queued.add(id(src))
                 work.append(src)
 
-    returned = return_node.firings > 0
+    returned = return_node.firings > returns_before
     problems = quiescence_problems(graph) if returned else deadlock_problems(graph, return_node)
     return Execution(
         returned=returned,
-        results=list(getattr(return_node.actor, "values", [])),
+        results=[list(getattr(return_node.actor, "values", []))] if returned else [],
         memories={**graph.untouched,
                   **{arg: list(node.actor.storage) for arg, node in graph.memories.items()}},
         traces={name: ch.trace for name, ch in graph.channels.items()},

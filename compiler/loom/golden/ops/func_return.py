@@ -1,7 +1,7 @@
 """handshake.return: takes one token per result, once per invocation.
 
-Tokens arriving after the first return stay in their channels, so the
-quiescence check reports them.
+Tokens arriving after the invocation's return stay in their channels, so the
+quiescence check reports them; `arm` allows the next invocation's return.
 """
 
 from __future__ import annotations
@@ -30,3 +30,7 @@ class Return(Actor):
         self.values = [ch.pop() for ch in ins]
         self.done = True
         return True
+
+    def arm(self) -> None:
+        """Allow one more return (the next invocation)."""
+        self.done = False
