@@ -131,3 +131,22 @@ def test_step_budget_stops_a_livelock(tmp_path):
     with pytest.raises(RunFailed, match="livelock"):
         run_reference(path, Bundle("spin", scalar_inputs=[ScalarInput(0, [1])]), "spin",
                       max_steps=1000)
+
+
+def test_invocations_run_in_order_on_persistent_arrays(tmp_path):
+    """start_token_count 3: three calls, each seeing the previous one's store."""
+    from loom.bundle import MemoryRegion
+
+    path = tmp_path / "acc.scf.mlir"
+    path.write_text(
+        "func.func @acc(%m: memref<2xi32>, %k: i32) -> i32 {\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %v = memref.load %m[%c1] : memref<2xi32>\n"
+        "  %w = arith.addi %v, %k : i32\n"
+        "  memref.store %w, %m[%c1] : memref<2xi32>\n"
+        "  return %w : i32\n}\n")
+    bundle = Bundle("acc", start_token_count=3, scalar_inputs=[ScalarInput(1, [5, -2, 10])],
+                    memory_regions=[MemoryRegion(0, 4, [0, 100])])
+    out = run_reference(path, bundle, "acc")
+    assert out.results == [[105], [103], [113]]   # 100 + 5, then - 2, then + 10
+    assert out.memories == {0: [0, 113]}

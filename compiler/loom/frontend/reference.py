@@ -76,7 +76,8 @@ class RunFailed(Exception):
 
 def run_reference(mlir_path: Path, bundle: Bundle, top: str | None = None,
                   max_steps: int = DEFAULT_STEPS) -> Outcome:
-    """Run `top` of an .scf.mlir/.cf.mlir file on the bundle's inputs."""
+    """Run `top` of an .scf.mlir/.cf.mlir file on the bundle's inputs, once
+    per invocation, the arrays persisting from one invocation to the next."""
     mlir_path = Path(mlir_path)
     try:
         text = mlir_path.read_text()
@@ -84,23 +85,27 @@ def run_reference(mlir_path: Path, bundle: Bundle, top: str | None = None,
         raise LoomError(f"cannot read: {exc.strerror}", Location(str(mlir_path))) from None
     module = parse_module(text, mlir_path)
     fn = _find_top(module, top, mlir_path)
-    args, memories = _arguments(fn, bundle, mlir_path)
+    memories = _memories(fn, bundle, mlir_path)
     interp = _Interpreter(module)
     for impls in (FuncFunctions(), ArithSemantics(), MemrefSemantics(), ControlSemantics()):
         interp.register_implementations(impls, override=True)
     interp.set_data(ArithSemantics, "budget", Budget(max_steps))
-    try:
-        results = interp.call_op(fn, tuple(args))
-    except RunError as exc:
-        where = source_location(exc.op.location if exc.op else None, Location(str(mlir_path)))
-        raise RunFailed(f"{where}: {exc}") from None
-    except InterpretationError as exc:
-        raise RunFailed(f"{mlir_path}: the reference run failed: {exc}") from None
-    out_types = list(fn.function_type.outputs.data)
-    widths = [width_of(t) for t in out_types]
-    if any(r is POISON for r in results):
-        raise RunFailed(f"{mlir_path}: the function returned an undefined (poison) value")
-    return Outcome(results=[[bits(r, w) for r, w in zip(results, widths)]],
+    widths = [width_of(t) for t in fn.function_type.outputs.data]
+    per_invocation = []
+    for k in range(bundle.start_token_count):
+        args = _arguments(fn, bundle, mlir_path, memories, k)
+        try:
+            results = interp.call_op(fn, tuple(args))
+        except RunError as exc:
+            where = source_location(exc.op.location if exc.op else None,
+                                    Location(str(mlir_path)))
+            raise RunFailed(f"{where}: {exc}") from None
+        except InterpretationError as exc:
+            raise RunFailed(f"{mlir_path}: the reference run failed: {exc}") from None
+        if any(r is POISON for r in results):
+            raise RunFailed(f"{mlir_path}: the function returned an undefined (poison) value")
+        per_invocation.append([bits(r, w) for r, w in zip(results, widths)])
+    return Outcome(results=per_invocation,
                    memories={k: [bits(v, m.width) for v in m.data]
                              for k, m in memories.items()},
                    result_widths=widths)
@@ -119,8 +124,8 @@ def _find_top(module: ModuleOp, top: str | None, path: Path) -> func.FuncOp:
     return funcs[0]
 
 
-def _arguments(fn: func.FuncOp, bundle: Bundle, path: Path) -> tuple[list[object], dict[int, Memory]]:
-    args: list[object] = []
+def _memories(fn: func.FuncOp, bundle: Bundle, path: Path) -> dict[int, Memory]:
+    """The arrays before the first invocation."""
     memories: dict[int, Memory] = {}
     for k, t in enumerate(fn.function_type.inputs.data):
         if isinstance(t, MemRefType):
@@ -137,18 +142,25 @@ def _arguments(fn: func.FuncOp, bundle: Bundle, path: Path) -> tuple[list[object
                 raise LoomError(f"the bundle's region for argument {k} ({len(region.values)} "
                                 f"x {region.elem_size_bytes} bytes) does not fit {t}",
                                 Location(str(path)))
-            mem = Memory(shape, width, [bits(v, width) for v in region.values])
-            memories[k] = mem
-            args.append(mem)
+            memories[k] = Memory(shape, width, [bits(v, width) for v in region.values])
+    return memories
+
+
+def _arguments(fn: func.FuncOp, bundle: Bundle, path: Path, memories: dict[int, Memory],
+               invocation: int) -> list[object]:
+    args: list[object] = []
+    for k, t in enumerate(fn.function_type.inputs.data):
+        if isinstance(t, MemRefType):
+            args.append(memories[k])
         elif isinstance(t, IntegerType):
-            value = bundle.scalar(k)
+            value = bundle.scalar(k, invocation)
             if value is None:
                 raise LoomError(f"the bundle has no scalar input for argument {k}",
                                 Location(str(path)))
             args.append(bits(value, width_of(t)))
         else:
             raise LoomError(f"argument {k} of type {t} is not supported", Location(str(path)))
-    return args, memories
+    return args
 
 
 # -- loom run --stage scf|cf --------------------------------------------------------------
