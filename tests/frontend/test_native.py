@@ -86,29 +86,36 @@ def test_bundle_types_and_file(capture_bundle):
 
 
 MAIN_CASES = {
-    "twice": ("void twice(int a[4]) { for (int i = 0; i < 4; i++) a[i]++; }\n"
-              "int main(void) { int a[4] = {0}; twice(a); twice(a); return 0; }\n",
-              ":2: error: main() calls 'twice' 2 times; it must call it exactly once"),
-    "in_loop": ("void in_loop(int a[4]) { a[0]++; }\n"
-                "int main(void) {\n  int a[4] = {0};\n"
-                "  for (int i = 0; i < 3; i++) in_loop(a);\n  return 0;\n}\n",
-                ":2: error: main() calls 'in_loop' 3 times; it must call it exactly once"),
     "never": ("void never(int a[4]) { a[0]++; }\nint main(void) { return 0; }\n",
-              ":2: error: main() never calls 'never'; it must call it exactly once"),
+              ":2: error: main() never calls 'never'; it must call it at least once"),
     "nomain": ("void nomain(int a[4]) { a[0]++; }\n",
-               ": error: the file has no main(); it must set up the inputs and call 'nomain' once"),
+               ": error: the file has no main(); it must set up the inputs and call 'nomain'"),
     "alias": ("void alias(int a[4], int b[4]) { for (int i = 0; i < 4; i++) b[i] = a[i] + 1; }\n"
               "int main(void) { int a[4] = {0}; alias(a, a); return 0; }\n",
               ":2: error: main() passes overlapping arrays as 'a' and 'b'; aliased array "
               "arguments are not supported"),
+    "alias_later": ("void alias_later(int a[4], int b[4]) { b[0] = a[0]; }\n"
+                    "int main(void) {\n  int a[8] = {0}, b[4] = {0};\n"
+                    "  alias_later(a, b); alias_later(a, b); alias_later(a, a + 2);\n"
+                    "  return 0;\n}\n",
+                    ":2: error: main() passes overlapping arrays as 'a' and 'b'; aliased array "
+                    "arguments are not supported"),
     "exitcode": ("void exitcode(int a[4]) { a[0]++; }\n"
                  "int main(void) { int a[4] = {0}; exitcode(a); return 3; }\n",
                  ":2: error: main() returned 3 in the native run; it must return 0"),
+    # main() changes the array between calls: the bundle cannot say so. The
+    # reason wins over main()'s nonzero status (its count of calls).
+    "changed": ("int changed(int a[4], int s) {\n  a[s & 3] += s;\n  return a[0];\n}\n"
+                "int main(void) {\n  int a[4] = {1, 2, 3, 4}, calls = 0;\n"
+                "  calls += changed(a, 1) != 0; calls += changed(a, 2) != 0;\n"
+                "  a[3] = 9;\n  calls += changed(a, 3) != 0;\n  return calls;\n}\n",
+                ":5: error: main() changes array 'a' between calls 2 and 3 of 'changed'; a "
+                "bundle sets arrays only before the first call, so it cannot express that"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(MAIN_CASES))
-def test_main_must_call_the_top_once(tmp_path, capsys, name):
+def test_main_is_refused_with_its_reason(tmp_path, capsys, name):
     source, tail = MAIN_CASES[name]
     src = tmp_path / f"{name}.c"
     src.write_text(source)
@@ -116,6 +123,70 @@ def test_main_must_call_the_top_once(tmp_path, capsys, name):
     err = capsys.readouterr().err.strip()
     assert status == 2
     assert err == f"{src}{tail}"
+
+
+# -- several calls: one invocation each (issue 9, class 8) --------------------------------
+
+SEVERAL = """#include <stdint.h>
+int64_t several(int16_t hist[8], const uint8_t data[12], int shift, uint8_t bias) {
+  int64_t s = 0;
+  for (int i = 0; i < 12; i++) {
+    int b = ((data[i] + bias) >> shift) & 7;
+    hist[b] += 1;
+    s = s * 3 + b - shift;
+  }
+  return s;
+}
+int main(void) {
+  int16_t hist[8] = {0};
+  uint8_t data[12];
+  for (int i = 0; i < 12; i++) data[i] = (uint8_t)(i * 37 + 5);
+  int64_t t = 0;
+  for (int k = 0; k < 4; k++)
+    t += several(hist, data, k, (uint8_t)(250 + k * 3));
+  t += several(hist, data, 1, 0);
+  return t == 0;
+}
+"""
+
+
+def _several(hist: list[int], data: list[int], shift: int, bias: int) -> int:
+    s = 0
+    for d in data:
+        b = ((d + bias) >> shift) & 7
+        hist[b] += 1
+        s = s * 3 + b - shift
+    return s
+
+
+def test_each_call_is_one_invocation(tmp_path):
+    src = tmp_path / "several.c"
+    src.write_text(SEVERAL)
+    arts = compile_kernel(src, None, [], [], tmp_path / "out")
+    b = arts.bundle
+    data = [(i * 37 + 5) % 256 for i in range(12)]
+    calls = [(k, (250 + k * 3) % 256) for k in range(4)] + [(1, 0)]
+    hist = [0] * 8
+    results = [_several(hist, data, shift, bias) for shift, bias in calls]
+    assert b.start_token_count == 5
+    assert [(s.arg_index, s.data) for s in b.scalar_inputs] == [
+        (2, [c[0] for c in calls]), (3, [c[1] for c in calls])]
+    assert {r.memref_arg_index: r.values for r in b.memory_regions} == {0: [0] * 8, 1: data}
+    assert {r.memref_arg_index: r.values for r in b.expected_memory_regions} == {
+        0: hist, 1: data}
+    assert [(r.result_index, r.data) for r in b.expected_outputs] == [(0, results)]
+    for path in (arts.scf_mlir, arts.cf_mlir):
+        assert compare(b, run_reference(path, b, arts.top)) == []
+
+
+def test_a_void_top_called_twice_has_no_outputs(tmp_path):
+    src = tmp_path / "twice.c"
+    src.write_text("void twice(int a[4]) { for (int i = 0; i < 4; i++) a[i] = 2 * a[i] + i; }\n"
+                   "int main(void) { int a[4] = {1, 2, 3, 4}; twice(a); twice(a); return 0; }\n")
+    b = compile_kernel(src, None, [], [], tmp_path / "out").bundle
+    assert b.start_token_count == 2 and b.expected_outputs == [] and b.scalar_inputs == []
+    assert [r.values for r in b.expected_memory_regions] == [
+        [2 * (2 * v + i) + i for i, v in enumerate([1, 2, 3, 4])]]
 
 
 # -- however the source declares the top (issue 9, class 2) -------------------------------

@@ -6,12 +6,14 @@ whole compiles to LLVM IR, and the names are swapped in the IR: the kernel's
 definition of `@<top>` becomes `@__loom_impl_<top>`, the wrapper's becomes
 `@<top>`, and the wrapper's own call goes to `@__loom_impl_<top>`. So every call
 (main's included) reaches the wrapper however the source spells the top's
-declarations (a prototype in a header, a macro, attributes, `static`). On its
-first call the wrapper records the scalar arguments and every array argument,
-calls the original, then records the arrays and the return value. A separate
-helper file does the writing (it may include <stdio.h> without clashing with
-the kernel). The count of calls is written at exit: main() must call the top
-exactly once.
+declarations (a prototype in a header, a macro, attributes, `static`).
+
+Each call is one invocation of the bundle (LOOM's multi-invocation form): the
+wrapper records every call's scalar arguments and result, and each array
+before the first call and after the last. A bundle sets arrays only before the
+first call, so an array that main() changes between two calls is refused. A
+separate helper file does the writing (it may include <stdio.h> without
+clashing with the kernel); the count of calls is written at exit.
 """
 
 from __future__ import annotations
@@ -40,22 +42,16 @@ HELPER_C = r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* One array parameter: its content as the last call left it. */
+struct loom_array { char *snap; long n; int size, is_signed, changed; };
 
 static FILE *loom_out;
 static long loom_calls;
+static struct loom_array loom_arrays[256];
 static const char *loom_lo[256], *loom_hi[256];
-static int loom_arg[256], loom_n;
-
-static void loom_finish(void) {
-  if (loom_out) { fprintf(loom_out, "calls %ld\n", loom_calls); fclose(loom_out); }
-}
-
-__attribute__((constructor)) static void loom_init(void) {
-  const char *path = getenv("LOOM_CAPTURE");
-  loom_out = path ? fopen(path, "w") : NULL;
-  if (!loom_out) { fprintf(stderr, "loom: cannot write the capture file\n"); exit(97); }
-  atexit(loom_finish);
-}
+static int loom_arg[256], loom_n, loom_overlap;
 
 static void loom_put(unsigned long long bits, int size, int is_signed) {
   if (size < 8) bits &= (1ULL << (8 * size)) - 1;
@@ -73,7 +69,31 @@ static unsigned long long loom_read(const char *p, int size) {
   }
 }
 
-int __loom_cap_enter(void) { return ++loom_calls == 1; }
+static void loom_put_array(const char *phase, int k, const char *p, long n, int size,
+                           int is_signed) {
+  fprintf(loom_out, "%s %d %d %ld", phase, k, size, n);
+  for (long i = 0; i < n; i++) loom_put(loom_read(p + i * size, size), size, is_signed);
+  fputc('\n', loom_out);
+}
+
+static void loom_finish(void) {
+  if (!loom_out) return;
+  for (int k = 0; k < 256; k++) {
+    struct loom_array *a = &loom_arrays[k];
+    if (a->snap) loom_put_array("out", k, a->snap, a->n, a->size, a->is_signed);
+  }
+  fprintf(loom_out, "calls %ld\n", loom_calls);
+  fclose(loom_out);
+}
+
+__attribute__((constructor)) static void loom_init(void) {
+  const char *path = getenv("LOOM_CAPTURE");
+  loom_out = path ? fopen(path, "w") : NULL;
+  if (!loom_out) { fprintf(stderr, "loom: cannot write the capture file\n"); exit(97); }
+  atexit(loom_finish);
+}
+
+void __loom_cap_enter(void) { ++loom_calls; loom_n = 0; }
 
 void __loom_cap_scalar(int k, unsigned long long bits, int size, int is_signed) {
   fprintf(loom_out, "scalar %d %d", k, size);
@@ -81,21 +101,35 @@ void __loom_cap_scalar(int k, unsigned long long bits, int size, int is_signed) 
   fputc('\n', loom_out);
 }
 
-void __loom_cap_array(const char *phase, int k, const void *p, long n, int size, int is_signed) {
+/* Before a call: the first call's content is the bundle's input; a later call
+   must find what the previous one left (main may not change it in between). */
+void __loom_cap_array_in(int k, const void *p, long n, int size, int is_signed) {
+  struct loom_array *a = &loom_arrays[k];
   const char *base = (const char *)p;
-  fprintf(loom_out, "%s %d %d %ld", phase, k, size, n);
-  for (long i = 0; i < n; i++) loom_put(loom_read(base + i * size, size), size, is_signed);
-  fputc('\n', loom_out);
-  if (phase[0] == 'i' && loom_n < 256) {
-    loom_lo[loom_n] = base; loom_hi[loom_n] = base + n * size; loom_arg[loom_n++] = k;
+  if (!a->snap) {
+    loom_put_array("in", k, base, n, size, is_signed);
+    a->snap = malloc(n * size);
+    if (!a->snap) { fprintf(stderr, "loom: out of memory\n"); exit(97); }
+    a->n = n; a->size = size; a->is_signed = is_signed;
+  } else if (!a->changed && memcmp(a->snap, base, n * size) != 0) {
+    fprintf(loom_out, "changed %d %ld\n", k, loom_calls);
+    a->changed = 1;
   }
+  loom_lo[loom_n] = base; loom_hi[loom_n] = base + n * size; loom_arg[loom_n++] = k;
 }
 
 void __loom_cap_check(void) {
   for (int i = 0; i < loom_n; i++)
     for (int j = i + 1; j < loom_n; j++)
-      if (loom_lo[i] < loom_hi[j] && loom_lo[j] < loom_hi[i])
+      if (!loom_overlap && loom_lo[i] < loom_hi[j] && loom_lo[j] < loom_hi[i]) {
         fprintf(loom_out, "overlap %d %d\n", loom_arg[i], loom_arg[j]);
+        loom_overlap = 1;
+      }
+}
+
+void __loom_cap_array_out(int k, const void *p) {
+  struct loom_array *a = &loom_arrays[k];
+  memcpy(a->snap, p, a->n * a->size);
 }
 
 void __loom_cap_result(unsigned long long bits, int size, int is_signed) {
@@ -106,24 +140,25 @@ void __loom_cap_result(unsigned long long bits, int size, int is_signed) {
 """
 
 _PROTOS = """
-int __loom_cap_enter(void);
+void __loom_cap_enter(void);
 void __loom_cap_scalar(int, unsigned long long, int, int);
-void __loom_cap_array(const char *, int, const void *, long, int, int);
+void __loom_cap_array_in(int, const void *, long, int, int);
 void __loom_cap_check(void);
+void __loom_cap_array_out(int, const void *);
 void __loom_cap_result(unsigned long long, int, int);
 """
 
 
 def capture(tc: Toolchain, kernel: Path, sig: Signature, cflags: list[str],
             case_name: str) -> Bundle:
-    """Build and run the kernel natively; its single call to the top as a sim bundle."""
+    """Build and run the kernel natively; its calls to the top as a sim bundle."""
     main = main_decl(tc, kernel, cflags)
     if main is None:
         raise LoomError(f"the file has no main(); it must set up the inputs and call "
-                        f"'{sig.name}' once", Location(sig.file))
+                        f"'{sig.name}'", Location(sig.file))
     if sig.name == "main":
         raise LoomError("the top function cannot be main()", Location(sig.file, sig.line))
-    main_line = int(main["loc"].get("line", 0)) or None
+    main_loc = Location(sig.file, int(main["loc"].get("line", 0)) or None)
     with tempfile.TemporaryDirectory(prefix="loom-native-") as tmp:
         d = Path(tmp)
         (d / "wrapped.c").write_text(wrapped_source(kernel, sig))
@@ -135,9 +170,13 @@ def capture(tc: Toolchain, kernel: Path, sig: Signature, cflags: list[str],
         run_tool([tc.clang, *NATIVE_FLAGS, str(d / "kernel.ll"), str(d / "helper.c"),
                   "-o", str(exe)], what="the native build")
         cap = d / "capture.txt"
-        _run(exe, cap, sig, Location(sig.file, main_line))
+        status = _run(exe, cap, sig, main_loc)
         lines = cap.read_text().splitlines() if cap.exists() else []
-    return _bundle(lines, sig, case_name, Location(sig.file, main_line))
+    bundle = _bundle(lines, sig, case_name, main_loc)
+    if status != 0:  # after the capture's own complaints, which say more
+        raise LoomError(f"main() returned {status} in the native run; it must return 0",
+                        main_loc)
+    return bundle
 
 
 def wrapped_source(kernel: Path, sig: Signature) -> str:
@@ -186,31 +225,25 @@ def _wrapper(sig: Signature) -> str:
     args = ", ".join(f"__loom_t{p.index} a{p.index}" for p in sig.params) or "void"
     names = ", ".join(f"a{p.index}" for p in sig.params)
     lines.append(f"__loom_tr {WRAP_PREFIX}{sig.name}({args}) {{")
-    lines.append("  int first = __loom_cap_enter();")
-    before, after = [], []
+    lines.append("  __loom_cap_enter();")
+    after = []
     for p in sig.params:
         if p.shape is None:
-            before.append(f"    __loom_cap_scalar({p.index}, (unsigned long long)a{p.index}, "
-                          f"(int)sizeof(a{p.index}), {_signed(f'__loom_t{p.index}')});")
+            lines.append(f"  __loom_cap_scalar({p.index}, (unsigned long long)a{p.index}, "
+                         f"(int)sizeof(a{p.index}), {_signed(f'__loom_t{p.index}')});")
             continue
         elem = f"__typeof__((*(__loom_t{p.index} *)0){'[0]' * len(p.shape)})"
-        call = (f"{p.index}, (const void *)a{p.index}, {p.elements}L, (int)sizeof({elem}), "
-                f"{_signed(elem)});")
-        before.append(f'    __loom_cap_array("in", {call}')
-        after.append(f'    __loom_cap_array("out", {call}')
-    lines.append("  if (first) {")
-    lines += before
-    lines.append("    __loom_cap_check();")
-    lines.append("  }")
+        lines.append(f"  __loom_cap_array_in({p.index}, (const void *)a{p.index}, "
+                     f"{p.elements}L, (int)sizeof({elem}), {_signed(elem)});")
+        after.append(f"  __loom_cap_array_out({p.index}, (const void *)a{p.index});")
+    lines.append("  __loom_cap_check();")
     if void:
         lines.append(f"  {sig.name}({names});")
     else:
         lines.append(f"  __loom_tr r = {sig.name}({names});")
-        after.append(f"    __loom_cap_result((unsigned long long)r, (int)sizeof(r), "
+        after.append("  __loom_cap_result((unsigned long long)r, (int)sizeof(r), "
                      f"{_signed('__loom_tr')});")
-    lines.append("  if (first) {")
     lines += after
-    lines.append("  }")
     if not void:
         lines.append("  return r;")
     lines.append("}")
@@ -223,7 +256,8 @@ def _typedef(decl: str, name: str, alias: str) -> str:
     return out
 
 
-def _run(exe: Path, cap: Path, sig: Signature, main_loc: Location) -> None:
+def _run(exe: Path, cap: Path, sig: Signature, main_loc: Location) -> int:
+    """Run the native build; main()'s exit status (a crash or a hang is an error)."""
     env = dict(os.environ, LOOM_CAPTURE=str(cap))
     try:
         proc = subprocess.run([str(exe)], env=env, capture_output=True, timeout=TIMEOUT_S,
@@ -233,36 +267,43 @@ def _run(exe: Path, cap: Path, sig: Signature, main_loc: Location) -> None:
                         Location(sig.file)) from None
     if proc.returncode < 0:
         raise LoomError(f"the native run crashed (signal {-proc.returncode})", main_loc)
-    if proc.returncode != 0:
-        raise LoomError(f"main() returned {proc.returncode} in the native run; it must "
-                        "return 0", main_loc)
+    return proc.returncode
 
 
 def _bundle(lines: list[str], sig: Signature, case_name: str, main_loc: Location) -> Bundle:
+    """The capture as a bundle: one invocation per call, in main()'s order."""
     calls = next((int(ln.split()[1]) for ln in lines if ln.startswith("calls ")), None)
     if calls is None:
         raise LoomError("the native run wrote no capture", Location(sig.file))
-    if calls != 1:
-        msg = (f"main() never calls '{sig.name}'; it must call it exactly once" if calls == 0
-               else f"main() calls '{sig.name}' {calls} times; it must call it exactly once")
-        raise LoomError(msg, main_loc)
-    bundle = Bundle(case_name=case_name)
+    if calls == 0:
+        raise LoomError(f"main() never calls '{sig.name}'; it must call it at least once",
+                        main_loc)
+    scalars: dict[int, list[int]] = {}
+    results: list[int] = []
+    bundle = Bundle(case_name=case_name, start_token_count=calls)
     for ln in lines:
         kind, *rest = ln.split()
         if kind == "overlap":
             a, b = (sig.params[int(x)].name for x in rest)
             raise LoomError(f"main() passes overlapping arrays as '{a}' and '{b}'; "
                             "aliased array arguments are not supported", main_loc)
+        if kind == "changed":
+            name, call = sig.params[int(rest[0])].name, int(rest[1])
+            raise LoomError(f"main() changes array '{name}' between calls {call - 1} and "
+                            f"{call} of '{sig.name}'; a bundle sets arrays only before the "
+                            "first call, so it cannot express that", main_loc)
         if kind == "scalar":
-            bundle.scalar_inputs.append(ScalarInput(int(rest[0]), [int(rest[2])]))
+            scalars.setdefault(int(rest[0]), []).append(int(rest[2]))
         elif kind in ("in", "out"):
             k, size, n = int(rest[0]), int(rest[1]), int(rest[2])
-            values = [int(v) for v in rest[3:3 + n]]
-            region = MemoryRegion(k, size, values)
+            region = MemoryRegion(k, size, [int(v) for v in rest[3:3 + n]])
             (bundle.memory_regions if kind == "in" else
              bundle.expected_memory_regions).append(region)
         elif kind == "result":
-            bundle.expected_outputs.append(ExpectedOutput(0, [int(rest[1])]))
+            results.append(int(rest[1]))
+    bundle.scalar_inputs = [ScalarInput(k, data) for k, data in sorted(scalars.items())]
+    if sig.result_width is not None:
+        bundle.expected_outputs = [ExpectedOutput(0, results)]
     bundle.extra = {"top": sig.name, "arg_types": sig.arg_types,
                     "result_types": sig.result_types}
     return bundle
