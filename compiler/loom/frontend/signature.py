@@ -288,8 +288,6 @@ def _classify(index: int, name: str, line: int, qual: str, text: str,
     what = f"parameter '{name}'"
     if "(*)(" in qual or "(*)" in qual and qual.endswith(")"):
         raise LoomError(f"function pointer {what} is not supported", where)
-    if qual.replace("const ", "").strip() == "_Bool":
-        raise LoomError(f"_Bool {what} is not supported (use an 8-bit integer)", where)
     if llvm is None:
         raise LoomError(f"cannot determine the type of {what} ({text})", where)
     dims = []

@@ -134,6 +134,8 @@ class _Raiser:
                 self.vals[old_arg] = new_arg
         for old in order:
             self.cur = self.blocks[old]
+            if old is entry:
+                self._narrow_bools(entry)
             for op in old.ops:
                 self._translate(op)
         if self.const_ops:
@@ -161,9 +163,18 @@ class _Raiser:
                             f"aggregate parameters are not supported)")
         for arg, p in zip(entry.args, self.sig.params):
             t = ltype(arg.type)
-            ok = isinstance(t, LPtr) if p.shape is not None else t == LInt(p.width)
+            ok = (isinstance(t, LPtr) if p.shape is not None
+                  else t == LInt(p.width) or _is_bool(t, p.width))
             if not ok:
                 self.fail(None, f"parameter '{p.name}' ({p.decl}) is not supported")
+
+    def _narrow_bools(self, entry: Block) -> None:
+        """A bool parameter arrives as a byte (its C storage) and is i1 inside."""
+        self.cur_loc = c_location(self.fn.location)
+        for old_arg, new_arg, p in zip(entry.args, self.blocks[entry].args, self.sig.params):
+            if p.shape is None and _is_bool(ltype(old_arg.type), p.width):
+                bit = self.emit(arith.TruncIOp(new_arg, IntegerType(1))).results[0]
+                self.vals[old_arg] = bit
 
     def _block_arg_type(self, block: Block, t: Attribute) -> Attribute:
         lt = ltype(t)
@@ -537,11 +548,21 @@ class _Raiser:
         self.emit(cf.BranchOp(default, *default_args))
 
     def _op_return(self, op: Operation) -> None:
-        self.emit(func.ReturnOp(*(self.value(v, op) for v in op.operands)))
+        values = [self.value(v, op) for v in op.operands]
+        width = self.sig.result_width
+        if values and width is not None and _is_bool(ltype(values[0].type), width):
+            # a bool result leaves as a byte, zero-extended as C stores it
+            values[0] = self.emit(arith.ExtUIOp(values[0], IntegerType(width))).results[0]
+        self.emit(func.ReturnOp(*values))
 
     def _op_unreachable(self, op: Operation) -> None:
         self.fail(op, "unreachable code (__builtin_unreachable or a call that does not "
                       "return) is not supported")
+
+
+def _is_bool(t: object, c_width: int) -> bool:
+    """C's bool: i1 in LLVM's calling convention, a byte (the flow's i8) in memory."""
+    return t == LInt(1) and c_width == 8
 
 
 def _const_value(op: Operation) -> int:
