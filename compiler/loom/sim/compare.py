@@ -4,6 +4,8 @@ Kahn semantics: buffering and stalls change when tokens move, never which
 tokens a channel carries. So each channel's RTL token sequence must equal the
 golden one (a prefix on deadlock, and then the run fails). The first
 divergence is the earliest cycle at which any channel left the golden stream.
+With several invocations a channel's stream is the concatenation over them,
+and a divergence names the invocation its token belongs to.
 """
 
 from __future__ import annotations
@@ -64,13 +66,15 @@ class Divergence:
     got: Any
     cycle: int | None
     channel_index: int = 0
+    invocation: str = ""          # e.g. " (invocation 1)" when there are several
 
     def describe(self) -> str:
         exp = "nothing" if self.expected is _MISSING else _fmt(self.expected)
         got = "nothing" if self.got is _MISSING else _fmt(self.got)
-        when = f"cycle {self.cycle}" if self.cycle is not None else "by the end of the run"
+        when = f"at cycle {self.cycle}" if self.cycle is not None else "by the end of the run"
         return (f"first divergence on channel '{self.channel}' (from {self.producer} to "
-                f"{self.consumer}), token {self.index}: expected {exp}, got {got} at {when}")
+                f"{self.consumer}), token {self.index}{self.invocation}: expected {exp}, "
+                f"got {got} {when}")
 
 
 _MISSING = object()
@@ -94,7 +98,19 @@ def _end(net: Netlist, ch: Channel, which: str) -> str:
     return end[0].origin
 
 
-def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) -> Divergence | None:
+def _invocation(name: str, index: int, trace_ends: list[dict[str, int]]) -> str:
+    """Which invocation token `index` of a channel belongs to ('' with one)."""
+    if len(trace_ends) < 2:
+        return ""
+    for k, ends in enumerate(trace_ends):
+        if index < ends.get(name, 0):
+            return f" (invocation {k})"
+    return " (after the last invocation)"
+
+
+def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]],
+                     trace_ends: list[dict[str, int]] | None = None) -> Divergence | None:
+    """`trace_ends`: per golden invocation, each channel's trace length at its end."""
     found: list[Divergence] = []
     for ch in net.channels:
         if not ch.traced:
@@ -106,7 +122,8 @@ def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]
             g, cycle = (got[i][1], got[i][0]) if i < len(got) else (_MISSING, None)
             if e is _MISSING or g is _MISSING or e != g:
                 found.append(Divergence(ch.name, _end(net, ch, "driver"), _end(net, ch, "sink"),
-                                        i, e, g, cycle, ch.index))
+                                        i, e, g, cycle, ch.index,
+                                        _invocation(ch.name, i, trace_ends or [])))
                 break
     if not found:
         return None
@@ -205,12 +222,15 @@ def read_memory(path: Path) -> list[int]:
     return values
 
 
-def rtl_outcome(net: Netlist, trace: RtlTrace, memories: dict[int, list[int]]) -> Outcome:
-    results, widths = [], []
+def rtl_outcome(net: Netlist, trace: RtlTrace, memories: dict[int, list[int]],
+                invocations: int) -> Outcome:
+    """Token k of each result port is invocation k's result; None: it never came."""
+    streams, widths = [], []
     for p in net.outputs:
         if p.name == "done" or p.channel is None:
             continue
-        got = trace.transfers.get((p.channel.copy_of or p.channel).index, [])
-        results.append(got[0][1] if got else 0)  # a missing result also shows as a divergence
+        streams.append(trace.transfers.get((p.channel.copy_of or p.channel).index, []))
         widths.append(p.width)
-    return Outcome(results=[results], memories=memories, result_widths=widths)
+    results = [[got[k][1] if k < len(got) else None for got in streams]
+               for k in range(invocations)]
+    return Outcome(results=results, memories=memories, result_widths=widths)

@@ -31,8 +31,9 @@ def memory_ports(net: Netlist) -> list[MemoryPort]:
     return out
 
 
-def render_tb(net: Netlist, top_module: str) -> tuple[str, str]:
-    """(module name, text) of the harness around `top_module`."""
+def render_tb(net: Netlist, top_module: str, invocations: int = 1) -> tuple[str, str]:
+    """(module name, text) of the harness around `top_module`, running
+    `invocations` invocations back to back."""
     conns = [".clk(clk)", ".rst(rst)"]
     for p in [*net.inputs, *net.outputs]:
         if p.width:
@@ -45,6 +46,7 @@ def render_tb(net: Netlist, top_module: str) -> tuple[str, str]:
     module = f"tb_{net.name}"
     text = template_environment().get_template("kernel_tb.sv.j2").render(
         name=net.name, top=top_module, inputs=net.inputs, outputs=net.outputs,
+        invocations=invocations,
         memories=memory_ports(net), connections=",\n".join("    " + c for c in conns))
     return module, text
 
@@ -62,7 +64,8 @@ class RunSettings:
 
 def run_plusargs(net: Netlist, bundle: Bundle, run_dir: Path,
                  settings: RunSettings) -> list[str]:
-    """Plusargs of one run; writes the memory images into run_dir."""
+    """Plusargs of one run; writes the scalars' values (one line per
+    invocation) and the memory images into run_dir."""
     args = [f"+loom_seed={settings.seed}", f"+loom_in_idle_pct={settings.in_idle_pct}",
             f"+loom_out_ready_pct={settings.out_ready_pct}",
             f"+loom_mem_ready_pct={settings.mem_ready_pct}",
@@ -70,9 +73,12 @@ def run_plusargs(net: Netlist, bundle: Bundle, run_dir: Path,
             f"+loom_watchdog={settings.watchdog}", f"+loom_drain={settings.drain}",
             f"+loom_trace={run_dir / 'trace.bin'}"]
     for p in net.inputs:
-        value = bundle.scalar(p.arg_index) if p.arg_index is not None else None
-        if value is not None and p.width:
-            args.append(f"+loom_arg_{p.name}={bits(value, p.width):x}")
+        if not p.width or p.arg_index is None or bundle.scalar(p.arg_index) is None:
+            continue
+        values = [bundle.scalar(p.arg_index, k) for k in range(bundle.start_token_count)]
+        image = run_dir / f"in_{p.name}.hex"
+        image.write_text("".join(f"{bits(v, p.width):x}\n" for v in values))
+        args.append(f"+loom_scalar_{p.name}={image}")
     for m in memory_ports(net):
         region = bundle.region(m.arg_index)
         image = run_dir / f"mem_{m.prefix}.hex"

@@ -1,0 +1,90 @@
+"""The kernel harness (templates/kernel_tb.sv.j2): when a run is over, and
+several invocations back to back. Expected values come from the native C run
+or from Python models of the kernels, never from our own output."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
+from loom.frontend.driver import compile_kernel
+from loom.inputs import Inputs
+from loom.sim.compare import read_trace
+from loom.sim.flow import run_seed, setup
+from loom.sim.harness import RunSettings
+
+from sim_inputs import SIM_ROOT, kernel_inputs
+
+HERE = Path(__file__).parent
+BUMP_DFG = HERE.parent / "golden" / "data" / "bump.dfg.mlir"   # bump.c beside it
+SEEDS = [RunSettings(seed=1),
+         RunSettings(seed=2, in_idle_pct=70, out_ready_pct=25, mem_ready_pct=30,
+                     mem_max_latency=9)]
+
+
+def test_a_result_long_after_done_is_waited_for(tmp_path):
+    """Class 3 of issue 9: the run used to end 64 cycles after `done`, and
+    the late result was reported as 0."""
+    arts = compile_kernel(HERE / "data" / "gcd_sub.c", None, [], [], tmp_path / "c")
+    assert [o.data for o in arts.bundle.expected_outputs] == [[1]]   # the native run
+    s = setup(kernel_inputs(arts, SIM_ROOT / "gcd_sub"), None)
+    for settings in SEEDS:
+        result = run_seed(s, settings)
+        assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
+        assert result.report["cycles"] > 2000
+        assert result.report["tokens"] == s.golden_tokens
+
+
+def _bump(ks: list[int]) -> tuple[list[int], list[int]]:
+    """bump.c in Python: per-invocation sums and the array after the last."""
+    a, sums = [1, 2, 3, 4], []
+    for k in ks:
+        a = [x + k for x in a]
+        sums.append(sum(a))
+    return sums, a
+
+
+def _bump_setup(tmp_path: Path, ks: list[int]):
+    sums, after = _bump(ks)
+    bundle = Bundle("bump", start_token_count=len(ks), scalar_inputs=[ScalarInput(1, ks)],
+                    memory_regions=[MemoryRegion(0, 4, [1, 2, 3, 4])],
+                    expected_memory_regions=[MemoryRegion(0, 4, after)],
+                    expected_outputs=[ExpectedOutput(0, sums)])
+    path = tmp_path / "bump.bundle.json"
+    bundle.save(path)
+    return setup(Inputs("bump", SIM_ROOT / f"bump{len(ks)}", BUMP_DFG, path), None), sums
+
+
+def test_invocations_run_back_to_back_on_the_rtl(tmp_path):
+    s, _ = _bump_setup(tmp_path, [1, 2, -7])
+    net = s.rtl.netlist
+    for settings in SEEDS:
+        result = run_seed(s, settings)
+        assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
+        assert result.report["tokens"] == s.golden_tokens
+        # invocation k+1's start token enters only after every output of invocation k
+        trace = read_trace(Path(result.report["artifacts"]["trace"]))
+        cycles = lambda ch: [c for c, _ in trace.transfers[(ch.copy_of or ch).index]]  # noqa: E731
+        outs = [cycles(p.channel) for p in net.outputs]
+        for p in net.inputs:   # the start token and the scalar k
+            for k, began in enumerate(cycles(p.channel)[1:]):
+                assert all(began > out[k] for out in outs), (p.name, k, began, outs)
+
+
+def test_an_rtl_mismatch_names_its_invocation(tmp_path):
+    s, sums = _bump_setup(tmp_path, [1, 2])
+    wrong = replace(s.bundle, expected_outputs=[ExpectedOutput(0, [sums[0], sums[1] + 1])])
+    result = run_seed(replace(s, bundle=wrong), SEEDS[0])
+    assert result.problems == [f"mismatch against the native run: invocation 1: result 0: "
+                               f"expected {sums[1] + 1}, got {sums[1]}"]
+
+
+def test_a_divergence_names_its_invocation(tmp_path):
+    """The RTL is fed k = 5 where the golden run had k = 2 in invocation 1."""
+    s, _ = _bump_setup(tmp_path, [1, 2])
+    fed = replace(s.bundle, scalar_inputs=[ScalarInput(1, [1, 5])])
+    result = run_seed(replace(s, bundle=fed), SEEDS[0])
+    assert result.problems[0].startswith(
+        "first divergence on channel 'arg1' (from the top input to "), result.problems
+    assert "token 1 (invocation 1): expected 2, got 5 at cycle " in result.problems[0]
