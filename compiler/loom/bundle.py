@@ -245,6 +245,7 @@ class Outcome:
                                             # result (None: it never came)
     memories: dict[int, list[int]]          # memref_arg_index -> bit patterns (after the last)
     result_widths: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)   # `file:line: warning: ...` lines
 
 
 def _as_signed(value: int, width: int) -> int:

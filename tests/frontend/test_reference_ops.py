@@ -116,8 +116,33 @@ def test_out_of_bounds_access_names_the_line(tmp_path):
     from loom.bundle import MemoryRegion
     bundle = Bundle("oob", scalar_inputs=[ScalarInput(1, [4])],
                     memory_regions=[MemoryRegion(0, 4, [1, 2, 3, 4])])
-    with pytest.raises(RunFailed, match=r"oob\.c:7:3: index \[4\] is out of bounds"):
+    with pytest.raises(RunFailed, match=r"oob\.c:7:3: index \[4\] is outside an array "
+                                        r"of 4 elements"):
         run_reference(path, bundle, "oob")
+
+
+def test_an_index_past_an_inner_extent_is_row_major(tmp_path):
+    """C's m[0][3] in an int m[2][3] is m[1][0]: read and written there, one warning per line."""
+    from loom.bundle import MemoryRegion
+
+    path = tmp_path / "rm.scf.mlir"
+    path.write_text(
+        "func.func @rm(%m: memref<2x3xi32>, %j: i32) -> i32 {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %x = arith.index_cast %j : i32 to index\n"
+        '  %v = memref.load %m[%c0, %x] : memref<2x3xi32> loc("rm.c":4:3)\n'
+        '  memref.store %j, %m[%c0, %x] : memref<2x3xi32> loc("rm.c":5:3)\n'
+        "  return %v : i32\n}\n")
+    bundle = Bundle("rm", start_token_count=2, scalar_inputs=[ScalarInput(1, [3, 4])],
+                    memory_regions=[MemoryRegion(0, 4, [0, 1, 2, 10, 11, 12])])
+    out = run_reference(path, bundle, "rm")
+    assert out.results == [[10], [11]]
+    assert out.memories == {0: [0, 1, 2, 3, 4, 12]}
+    assert out.warnings == [
+        "rm.c:4:3: warning: index [0, 3] runs past an inner extent of a 2x3 array; "
+        "it reaches element 3 (row-major, as C and the hardware do)",
+        "rm.c:5:3: warning: index [0, 3] runs past an inner extent of a 2x3 array; "
+        "it reaches element 3 (row-major, as C and the hardware do)"]
 
 
 def test_step_budget_stops_a_livelock(tmp_path):

@@ -70,9 +70,22 @@ def test_memory_store_first_packing_and_done_tokens():
 def test_memory_two_dimensional_and_bounds():
     mem = Memory(ld=1, st=0, shape=(2, 3), width=8, storage=list(range(6)))
     (data, done) = run_actor(mem, [[1, 0], [2, 1]])
-    assert data == [5, 1]
+    assert data == [5, 1] and mem.strays == {}
     with pytest.raises(MemoryOutOfBounds):
         run_actor(Memory(ld=1, st=0, shape=(4,), width=8), [[4]])
+
+
+def test_memory_addresses_row_major_as_c():
+    """m[0][3] of a 2x3 array is m[1][0] (C's flat layout); m[1][3] is past the end."""
+    mem = Memory(ld=1, st=1, shape=(2, 3), width=8, storage=list(range(6)))
+    minus_one = (1 << 64) - 1     # index tokens are 64-bit patterns
+    ld_data, _, _ = run_actor(mem, [[99], [0], [3], [0, 1], [3, minus_one]])
+    assert ld_data == [99, 2]                     # m[1][-1] is m[0][2]
+    assert mem.storage == [0, 1, 2, 99, 4, 5]
+    assert sorted((port, at.index) for port, at in mem.strays.items()) == [
+        (1, (0, 3)), (3, (0, 3))]
+    with pytest.raises(MemoryOutOfBounds, match=r"index \[1, 3\] is element 6, outside a 2x3 array \(6 elements\)"):
+        run_actor(Memory(ld=1, st=0, shape=(2, 3), width=8), [[1], [3]])
 
 
 def test_compose_packs_data_low_then_extras():

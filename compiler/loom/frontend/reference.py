@@ -9,6 +9,7 @@ Exit status: 0 match, 1 mismatch or a failed run, 2 bad input.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -19,13 +20,14 @@ from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues, Successo
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError
 
+from loom.addressing import stray_warnings
 from loom.bundle import Bundle, Outcome, bits, compare, load_bundle
 from loom.diagnostics import LoomError, Location
 from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
 from loom.frontend.llvm_input import source_location
 from loom.frontend.mlir_ir import parse_module
 from loom.frontend.reference_ops import (POISON, ArithSemantics, Budget, ControlSemantics,
-                                         Memory, MemrefSemantics, RunError, width_of)
+                                         Memory, MemrefSemantics, RunError, strays, width_of)
 
 DEFAULT_STEPS = 50_000_000
 
@@ -108,7 +110,14 @@ def run_reference(mlir_path: Path, bundle: Bundle, top: str | None = None,
     return Outcome(results=per_invocation,
                    memories={k: [bits(v, m.width) for v in m.data]
                              for k, m in memories.items()},
-                   result_widths=widths)
+                   result_widths=widths,
+                   warnings=_stray_warnings(interp, mlir_path))
+
+
+def _stray_warnings(interp: Interpreter, mlir_path: Path) -> list[str]:
+    """One warning per C access that ran past an inner extent of its array."""
+    return stray_warnings((source_location(op.location, Location(str(mlir_path))), at)
+                          for op, at in strays(interp).items())
 
 
 def _find_top(module: ModuleOp, top: str | None, path: Path) -> func.FuncOp:
@@ -196,6 +205,8 @@ def reference_main(args: argparse.Namespace) -> int:
     except RunFailed as exc:
         print(f"{stage} reference: {name}: FAILED: {exc}")
         return 1
+    for line in outcome.warnings:
+        print(line, file=sys.stderr)
     problems = compare(bundle, outcome)
     seconds = time.perf_counter() - t
     against = "the bundle" if bundle_path else "the native run"

@@ -22,6 +22,7 @@ from xdsl.interpreter import (Interpreter, InterpreterFunctions, PythonValues,
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
+from loom.addressing import Address, row_major
 from loom.frontend.mlir_ir import IndexCastUIOp
 
 INDEX_BITS = 64
@@ -45,21 +46,19 @@ class RunError(Exception):
 
 @dataclass
 class Memory:
-    """A memref's contents: row-major bit patterns."""
+    """A memref's contents: row-major bit patterns, addressed as C does
+    (loom/addressing.py: an index past an inner extent is fine inside the array)."""
     shape: tuple[int, ...]
     width: int
     data: list[Any]
 
-    def flat(self, indices: tuple[Any, ...], op: Operation) -> int:
+    def address(self, indices: tuple[Any, ...], op: Operation) -> Address:
         if any(i is POISON for i in indices):
             raise RunError("an address computed from an undefined (poison) value", op)
-        flat = 0
-        for i, d in zip(indices, self.shape):
-            if not 0 <= i < d:
-                raise RunError(f"index {list(indices)} is out of bounds for "
-                               f"memref<{'x'.join(map(str, self.shape))}>", op)
-            flat = flat * d + i
-        return flat
+        at = row_major(indices, self.shape)
+        if not at.inside:
+            raise RunError(at.out_of_bounds(), op)
+        return at
 
 
 @dataclass
@@ -95,6 +94,11 @@ def _norm(v: int, t: Attribute) -> int:
     """Canonical representation of an integer of type t."""
     w = width_of(t)
     return to_signed(v, w) if _is_index(t) else v & ((1 << w) - 1)
+
+
+def strays(interp: Interpreter) -> dict[Operation, Address]:
+    """Per load/store op, its first index past an inner extent (for a warning)."""
+    return interp.get_data(MemrefSemantics, "strays", dict)
 
 
 def _budget(interp: Interpreter) -> Budget:
@@ -285,11 +289,18 @@ class MemrefSemantics(InterpreterFunctions):
                     args: PythonValues) -> PythonValues:
         return ()
 
+    @staticmethod
+    def _flat(interp: Interpreter, mem: Memory, idx: tuple[Any, ...], op: Operation) -> int:
+        at = mem.address(idx, op)
+        if at.stray:
+            strays(interp).setdefault(op, at)
+        return at.flat
+
     @impl(memref.LoadOp)
     def run_load(self, interp: Interpreter, op: memref.LoadOp,
                  args: PythonValues) -> PythonValues:
         mem, *idx = args
-        return (mem.data[mem.flat(tuple(idx), op)],)
+        return (mem.data[self._flat(interp, mem, tuple(idx), op)],)
 
     @impl(memref.StoreOp)
     def run_store(self, interp: Interpreter, op: memref.StoreOp,
@@ -297,7 +308,7 @@ class MemrefSemantics(InterpreterFunctions):
         value, mem, *idx = args
         if value is POISON:
             raise RunError("storing an undefined (poison) value", op)
-        mem.data[mem.flat(tuple(idx), op)] = value
+        mem.data[self._flat(interp, mem, tuple(idx), op)] = value
         return ()
 
 

@@ -10,7 +10,7 @@ from loom.frontend.reference import reference_main
 from loom.ir import load_module
 from loom.golden.loop_report import loop_streams
 from loom.inputs import prepare
-from loom.golden.run import find_func, golden_report, run_dfg, write_report
+from loom.golden.run import GoldenRun, find_func, golden_report, run_dfg, write_report
 
 MAX_PROBLEM_LINES = 20
 
@@ -36,13 +36,24 @@ def run_main(args: argparse.Namespace) -> int:
           f"{ex.seconds:.3f} s ({rate / 1e3:.0f}k firings/s)")
     for loop in loop_streams(golden.graph):
         print(f"  {loop.line()}")
+    for line in golden.outcome.warnings:
+        print(line, file=sys.stderr)
     problems = golden.problems()
     for line in problems[:MAX_PROBLEM_LINES]:
         print(f"  {line}")
     if len(problems) > MAX_PROBLEM_LINES:
         print(f"  ... and {len(problems) - MAX_PROBLEM_LINES} more in {report_path}")
-    verdict = "PASS" if golden.ok else "FAIL"
-    print(f"{verdict}: results and memories {'match' if not golden.mismatches else 'differ'}, "
-          f"{'quiescent' if ex.ok else 'not quiescent'}; report {report_path}")
+    print(f"{_verdict(golden)}; report {report_path}")
     sys.stdout.flush()
     return 0 if golden.ok else 1
+
+
+def _verdict(golden: GoldenRun) -> str:
+    """One self-consistent summary: nothing is said to match that was not compared."""
+    ex = golden.execution
+    if not ex.returned:
+        return "FAIL: the run stopped before every invocation returned; nothing compared"
+    state = "quiescent" if ex.ok else "not quiescent"
+    if golden.mismatches:
+        return f"FAIL: results or memories differ, {state}"
+    return f"{'PASS' if golden.ok else 'FAIL'}: results and memories match, {state}"

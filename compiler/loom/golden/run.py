@@ -17,13 +17,14 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
+from loom.addressing import stray_warnings
 from loom.bundle import Bundle, Outcome, compare
 from loom.diagnostics import Location, LoomError
 from loom.golden.build import build_graph, feed
 from loom.golden.graph import Graph, Node
 from loom.golden.loop_report import loop_streams
 from loom.golden.scheduler import Execution, FiringBudgetExceeded, run
-from loom.golden.ops.memory import MemoryOutOfBounds
+from loom.golden.ops.memory import Memory, MemoryOutOfBounds
 from loom.golden.ops.merge import MergeConflict
 from loom.golden.ops.mux import MuxSelectOutOfRange
 
@@ -61,9 +62,20 @@ def _invoke(graph: Graph, ret: Node, max_firings: int) -> Execution:
         return run(graph, ret, max_firings)
     except (FiringBudgetExceeded, MergeConflict, MemoryOutOfBounds,
             MuxSelectOutOfRange) as exc:
+        where = ""
+        if isinstance(exc, MemoryOutOfBounds):
+            where = next((f"{_access_location(n, exc.port)}: " for n in graph.nodes
+                          if n.actor is exc.actor), "")
         return Execution(False, [], {}, {n: c.trace for n, c in graph.channels.items()},
                          {n.label: n.firings for n in graph.nodes}, 0, 0.0,
-                         [f"error: {type(exc).__name__}: {exc}"])
+                         [f"{where}error: {type(exc).__name__}: {exc}"])
+
+
+def _access_location(memory: Node, port: int) -> Location:
+    """The C line of the load/store feeding a memory port (else the memory's)."""
+    access = memory.ins[port].producer
+    loc = access.loc if access is not None and access.loc else memory.loc
+    return loc or Location(memory.where())
 
 
 def run_invocations(graph: Graph, ret: Node, bundle: Bundle,
@@ -101,9 +113,17 @@ def run_dfg(func: Operation, bundle: Bundle, filename: str,
         results=[[values[i] for i in keep] for values in execution.results],
         memories=execution.memories,
         result_widths=[graph.result_widths[i] for i in keep],
+        warnings=_strays(graph),
     )
     mismatches = compare(bundle, outcome) if execution.returned else []
     return GoldenRun(graph, execution, outcome, mismatches)
+
+
+def _strays(graph: Graph) -> list[str]:
+    """One warning per C access that ran past an inner extent of its array."""
+    return stray_warnings((_access_location(node, port), at) for node in graph.nodes
+                          if isinstance(node.actor, Memory)
+                          for port, at in node.actor.strays.items())
 
 
 def golden_report(name: str, golden: GoldenRun) -> dict[str, Any]:
@@ -117,6 +137,7 @@ def golden_report(name: str, golden: GoldenRun) -> dict[str, Any]:
         "results": golden.outcome.results,
         "memories": {str(k): v for k, v in sorted(ex.memories.items())},
         "problems": golden.problems(),
+        "warnings": golden.outcome.warnings,
         "loops": [vars(loop) for loop in loop_streams(golden.graph)],
         "stats": {
             "firings": ex.total_firings,
