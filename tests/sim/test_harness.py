@@ -88,3 +88,16 @@ def test_a_divergence_names_its_invocation(tmp_path):
     assert result.problems[0].startswith(
         "first divergence on channel 'arg1' (from the top input to "), result.problems
     assert "token 1 (invocation 1): expected 2, got 5 at cycle " in result.problems[0]
+
+
+def test_an_unused_scalar_argument_is_discarded_by_golden_and_rtl(tmp_path):
+    """Class 4 of issue 9: the golden model drops the unused argument's token
+    (seed 003: discard semantics); the RTL top must take and drop it too."""
+    arts = compile_kernel(HERE / "data" / "unused_arg.c", None, [], [], tmp_path / "c")
+    assert arts.bundle.scalar(1) == 5 and arts.bundle.expected_outputs[0].data == [31]
+    s = setup(kernel_inputs(arts, SIM_ROOT / "unused_arg"), None)
+    assert s.golden.ok, s.golden.problems()
+    for settings in SEEDS:
+        result = run_seed(s, settings)
+        assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
+        assert result.report["tokens"] == s.golden_tokens

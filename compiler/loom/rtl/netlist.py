@@ -4,7 +4,8 @@ Every DFG edge becomes a channel named by loom.dfg_names (the names the
 golden traces use). Each cycle of the graph gets a 2-slot FIFO with
 registered valid and ready on a back edge found by depth-first search, so
 every cycle has a register on both paths and room for the token it carries.
-Results nobody consumes are discarded: their ready is tied high.
+Values nobody consumes (results, and arguments the body never reads) are
+discarded: their ready is tied high.
 """
 
 from __future__ import annotations

@@ -77,12 +77,13 @@ class _TopWriter:
         inputs = {p.channel.name for p in self.net.inputs if p.channel}
         out = []
         for ch in self.net.channels:
-            if ch.name in inputs:
-                continue  # the top port is the channel
-            if ch.width:
-                out.append(f"logic {_vec(ch.width)}{ch.name}_data;")
-            out.append(f"logic {ch.name}_valid;")
-            out.append(f"logic {ch.name}_ready;")
+            if ch.name not in inputs:  # else the top port is the channel
+                if ch.width:
+                    out.append(f"logic {_vec(ch.width)}{ch.name}_data;")
+                out.append(f"logic {ch.name}_valid;")
+                out.append(f"logic {ch.name}_ready;")
+            # discard semantics (seed 003): a value nobody uses, an argument
+            # included, is taken and dropped, as the golden model does
             if ch.sink is None and ch.top_output is None:
                 out.append(f"assign {ch.name}_ready = 1'b1;  // discarded")
                 self.unused.append(f"{ch.name}_valid")
