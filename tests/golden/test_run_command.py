@@ -161,6 +161,7 @@ def test_invocations_run_back_to_back_on_persistent_memory(tmp_path, capsys):
     status, out, report = _run(tmp_path, DATA / "bump.dfg.mlir",
                                _bump_bundle(ks, sums, after), capsys)
     assert status == 0, out
+    assert report["invocations_run"] == 3
     assert report["results"] == [[s & 0xFFFFFFFF] for s in sums]
     assert report["memories"]["0"] == [v & 0xFFFFFFFF for v in after]
     # per-channel traces are the concatenation over the invocations

@@ -63,6 +63,7 @@ def test_invocations_run_back_to_back_on_the_rtl(tmp_path):
         result = run_seed(s, settings)
         assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
         assert result.report["tokens"] == s.golden_tokens
+        assert result.report["invocations"] == 3
         # invocation k+1's start token enters only after every output of invocation k
         trace = read_trace(Path(result.report["artifacts"]["trace"]))
         cycles = lambda ch: [c for c, _ in trace.transfers[(ch.copy_of or ch).index]]  # noqa: E731

@@ -134,7 +134,8 @@ def golden_report(name: str, golden: GoldenRun) -> dict[str, Any]:
     return {
         "kernel": name,
         "status": "pass" if golden.ok else "fail",
-        "results": golden.outcome.results,
+        "invocations_run": len(ex.trace_ends),
+        "results": golden.outcome.results,         # per invocation
         "memories": {str(k): v for k, v in sorted(ex.memories.items())},
         "problems": golden.problems(),
         "warnings": golden.outcome.warnings,

@@ -127,7 +127,8 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     seconds = result["seconds"]
     report: dict[str, Any] = {
         "kernel": s.inputs.name, "status": "pass" if not problems else "fail",
-        "seed": settings.seed, "sim_status": result["status"], "cycles": trace.last_cycle,
+        "seed": settings.seed, "invocations": s.bundle.start_token_count,
+        "sim_status": result["status"], "cycles": trace.last_cycle,
         "tokens": trace.tokens, "golden_tokens": s.golden_tokens,
         "channels": len(net.channels), "instances": len(net.instances), "buffers": net.buffers,
         "problems": problems,
