@@ -91,7 +91,17 @@ def read_signature(tc: Toolchain, kernel: Path, top: str, cflags: list[str]) -> 
     if len(texts) != len(parms):
         raise LoomError(f"cannot read the parameter list of '{top}'", Location(src, line))
     result_decl = _result_text(head)
-    probe = _probe_types(tc, kernel, cflags, texts, result_decl)
+    _refuse_vla_params(parms, texts, src)
+    try:
+        probe = _probe_types(tc, kernel, cflags, texts, result_decl)
+    except _ProbeFailed as exc:
+        if exc.owner == "r":
+            what, text, where = "the return type", result_decl, Location(src, line)
+        else:
+            name, pline, _ = parms[int(exc.owner)]
+            what, text, where = f"parameter '{name}'", texts[int(exc.owner)], Location(src, pline)
+        raise LoomError(f"cannot determine the type of {what} ('{text}'): {exc.message}",
+                        where) from None
     params = []
     for i, ((name, pline, qual), text) in enumerate(zip(parms, texts)):
         params.append(_classify(i, name, pline, qual, text, probe.get(str(i)),
@@ -251,21 +261,52 @@ def renamed_decl(text: str, name: str, alias: str) -> str | None:
     return text[:h.start()] + alias + text[h.end():]
 
 
+def _refuse_vla_params(parms: list[tuple[str, int, str]], texts: list[str], src: str) -> None:
+    """`int a[n]` with n a parameter: its extent is known only at the call."""
+    names = {name for name, _, _ in parms if name}
+    for (name, line, _), text in zip(parms, texts):
+        for extent in re.findall(r"\[([^\]]*)\]", text):
+            if set(re.findall(r"[A-Za-z_]\w*", extent)) & names:
+                raise LoomError(f"parameter '{name}' ('{text}') is a variable-length array; "
+                                "variable-length array parameters are not supported (give "
+                                "the extent as a constant, e.g. a #define)", Location(src, line))
+
+
+_PROBE = "<loom probe>"
+
+
+class _ProbeFailed(Exception):
+    """The probe compile refused the declaration of `owner` ("0", "1", ... or "r")."""
+
+    def __init__(self, owner: str, message: str):
+        super().__init__(message)
+        self.owner, self.message = owner, message
+
+
 def _probe_types(tc: Toolchain, kernel: Path, cflags: list[str], texts: list[str],
                  result: str | None) -> dict[str, str]:
     """LLVM type per parameter index ("0", "1", ...) and "r" for the result."""
-    lines = []
+    lines, owners = [], []
     for i, text in enumerate(texts):
         name = _param_name(text)
         decl = renamed_decl(text, name, f"__loom_t{i}") if name else None
         if decl is not None:
             lines.append(f"typedef {decl}; __loom_t{i} __loom_v{i};")
+            owners.append(str(i))
     if result is not None:
         lines.append(f"typedef {result} __loom_tr; __loom_tr __loom_vr;")
-    source = kernel.read_text(errors="replace") + "\n#line 1 \"<loom probe>\"\n" + "\n".join(lines) + "\n"
-    out = run_tool([tc.clang, "-S", "-emit-llvm", "-O0", "-w", "-x", "c",
-                    f"-iquote{kernel.parent}", *cflags, "-o", "-", "-"],
-                   what="clang (signature probe)", stdin=source)
+        owners.append("r")
+    source = (kernel.read_text(errors="replace") + f'\n#line 1 "{_PROBE}"\n'
+              + "\n".join(lines) + "\n")
+    try:
+        out = run_tool([tc.clang, "-S", "-emit-llvm", "-O0", "-w", "-x", "c",
+                        f"-iquote{kernel.parent}", *cflags, "-o", "-", "-"],
+                       what="clang (signature probe)", stdin=source)
+    except LoomError as exc:
+        m = re.search(rf"{re.escape(_PROBE)}:(\d+):\d+: error: (.*)", exc.format())
+        if m is None or not 1 <= int(m.group(1)) <= len(owners):
+            raise
+        raise _ProbeFailed(owners[int(m.group(1)) - 1], m.group(2)) from None
     types = {}
     for m in re.finditer(r"^@__loom_v(\d+|r) = [^=]*?(?:global|constant) (.+?) (?:zeroinitializer|0x\w+|null|0|false)\b",
                          out, flags=re.M):
