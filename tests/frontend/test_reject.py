@@ -153,6 +153,27 @@ int vla(int a[16], int n) {
 }
 int main(void) { int a[16] = {0}; return vla(a, 4); }
 """, 2, "variable-length arrays are not supported"),
+    "vla_param": ("""\
+int vla_param(int n,
+              int a[n]) {
+  int s = 0;
+  for (int i = 0; i < n; i++) s += a[i];
+  return s;
+}
+int main(void) { int a[8] = {1, 2, 3, 4, 5, 6, 7, 8}; return vla_param(8, a) != 36; }
+""", 2, "parameter 'a' ('int a[n]') is a variable-length array; variable-length array "
+        "parameters are not supported (give the extent as a constant, e.g. a #define)"),
+    "vla_param_2d": ("""\
+#define M 4
+int vla_param_2d(int rows, int m[rows][M]) { return m[rows - 1][M - 1]; }
+int main(void) { int a[8][M] = {{0}}; return vla_param_2d(8, a); }
+""", 2, "parameter 'm' ('int m[rows][4]') is a variable-length array"),
+    "param_type_from_param": ("""\
+int param_type_from_param(int a[4], int n,
+                          __typeof__(n) m) { return a[0] + m; }
+int main(void) { int a[4] = {0}; return param_type_from_param(a, 1, 2) != 2; }
+""", 2, "cannot determine the type of parameter 'm' ('typeof (n) m'): use of "
+        "undeclared identifier 'n'"),
     "partial_memset": ("""\
 #include <string.h>
 int partial_memset(int a[16]) {
@@ -168,7 +189,19 @@ int external_call(int a[4]) {
   return a[1];
 }
 int main(void) { int a[4] = {0}; return external_call(a); }
-""", 3, "calling 'printf', which is not defined in this file, is not supported"),
+""", 3, "calling 'printf', which has no body in this file, is not supported; the kernel is "
+        "compiled from this file alone: define 'printf' in it or in a header it includes "
+        "(e.g. static inline), or make the call from main() instead"),
+    "elsewhere": ("""\
+int scale(int x);   /* defined in another .c file */
+int elsewhere(int a[4]) {
+  int s = 0;
+  for (int i = 0; i < 4; i++) s += scale(a[i]);
+  return s;
+}
+int main(void) { int a[4] = {0}; return elsewhere(a); }
+""", 4, "calling 'scale', which has no body in this file, is not supported; the kernel is "
+        "compiled from this file alone: define 'scale' in it or in a header it includes"),
 }
 
 

@@ -499,8 +499,10 @@ class _Raiser:
         if name in ALLOCATORS:
             self.fail(op, f"dynamic memory allocation ('{name}') is not supported")
         if not defined:
-            self.fail(op, f"calling '{name}', which is not defined in this file, "
-                          "is not supported")
+            self.fail(op, f"calling '{name}', which has no body in this file, is not "
+                          f"supported; the kernel is compiled from this file alone: define "
+                          f"'{name}' in it or in a header it includes (e.g. static inline), "
+                          "or make the call from main() instead")
         if "var_callee_type" in op.properties or _is_variadic(target):
             self.fail(op, f"calling the variadic function '{name}' (varargs) is not supported")
         if name == self.sig.name or _reaches(self.funcs, name, {name, self.sig.name}):
