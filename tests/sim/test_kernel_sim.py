@@ -13,8 +13,8 @@ KERNELS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "kernels
 # Kernels whose Verilator build and two runs take long: they run with make test-slow
 # only, so that make test stays within its time budget.
 SLOW_KERNELS = frozenset({
-    "bitonic_sort", "bsearch_u16", "floyd_warshall", "gsm_lattice", "jacobi_1d", "jacobi_2d",
-    "k2mm",
+    "bitonic_sort", "bsearch_u16", "floyd_warshall", "gemm", "gsm_lattice", "jacobi_1d",
+    "jacobi_2d", "k2mm", "spmv_crs",
 })
 
 SEEDS = {
