@@ -7,8 +7,9 @@ Source locations: xDSL 0.74 keeps MLIR `loc(...)` on ops (`op.location`) and
 on block arguments, so C source lines travel as ordinary MLIR locations. It
 cannot parse two forms that mlir-opt prints (location aliases defined after
 the module, and `"f":L:C to L:C` ranges); `parse_module` rewrites those
-before parsing. `print_module` prints every known location and omits
-unknown ones, so a printed `.dfg.mlir` parses back to the same text.
+before parsing, as it does with a `scf.while` without operands. `print_module`
+prints every known location and omits unknown ones, so a printed `.dfg.mlir`
+parses back to the same text.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ class _LocatingParser(Parser):
 
 def parse(text: str, filename: str, ctx: Context | None = None) -> ParsedModule:
     """Parse MLIR text; errors become `LoomError` at the offending token."""
-    parser = _LocatingParser(ctx or make_context(), normalize_locations(text), filename)
+    parser = _LocatingParser(ctx or make_context(), normalize_syntax(normalize_locations(text)),
+                             filename)
     try:
         module = parser.parse_module()
     except ParseError as err:
@@ -220,6 +222,16 @@ def normalize_locations(text: str) -> str:
     return use.sub(lambda m: aliases[m.group(0)], text)
 
 
+# mlir-opt prints a while without loop-carried values as `scf.while : () -> ()`;
+# xDSL 0.74 requires the (empty) assignment list: `scf.while () : () -> ()`.
+_BARE_WHILE = re.compile(r"(?<![\w\".])scf\.while(?=\s*:)")
+
+
+def normalize_syntax(text: str) -> str:
+    """Rewrite op syntax that mlir-opt prints and xDSL cannot parse."""
+    return _BARE_WHILE.sub("scf.while ()", text)
+
+
 # --- source locations ----------------------------------------------------------------
 
 
@@ -299,6 +311,7 @@ __all__ = [
     "load_module",
     "make_context",
     "normalize_locations",
+    "normalize_syntax",
     "op_location",
     "parse",
     "parse_module",
