@@ -1,11 +1,36 @@
 """DFG to netlist: one unit instance per op, one named channel per DFG edge.
 
 Every DFG edge becomes a channel named by loom.dfg_names (the names the
-golden traces use). Each cycle of the graph gets a 2-slot FIFO with
-registered valid and ready on a back edge found by depth-first search, so
-every cycle has a register on both paths and room for the token it carries.
-Values nobody consumes (results, and arguments the body never reads) are
-discarded: their ready is tied high.
+golden traces use). Values nobody consumes (results, and arguments the body
+never reads) are discarded: their ready is tied high.
+
+Buffer placement and what it guarantees (liveness)
+--------------------------------------------------
+Rules: (1) one edge of every cycle (a DFS back edge) gets a 2-slot FIFO with
+registered valid and ready; (2) every output of a `dataflow.carry` or
+`dataflow.invariant` gets a 1-slot buffer; (3) every fork output gets a
+1-slot buffer.
+
+Claim: a DFG of our lowering on which the unbounded golden model finishes
+also finishes in RTL, under any stall pattern at the inputs, outputs and
+memories. Why: within one loop level every op fires once per iteration (an
+inner loop fires as one), so the loop behaves as a marked graph, and a
+marked graph with bounded channels is live iff every cycle of it, counting
+each channel forward with its tokens and backward with its free slots,
+holds a token. Loops (forward cycles) hold the carry's initial token and
+have the FIFO of rule 1. The other cycles run forward along one of two paths
+that leave a fork and meet again, and backward along the other. Only carry
+and invariant put a token ahead on a path: both emit their initial value
+before they take their first condition. Rule 2 gives each such token its
+own slot, so no path is short of slots, and rule 3 gives the fork output
+that starts the backward path a free slot: every such cycle holds a token.
+Without rule 2, `fork -> invariant -> cond_br -> carry -> cond_br <- fork`
+(a `while` loop's raw condition replaying an invariant into a carry) holds
+two initial tokens against one slot and deadlocks (issue 10).
+Outside the argument, and covered by tests instead: the memory interfaces
+(whose queues hold every request in flight) and merge (not emitted by the
+lowering). `loom fuzz` checks the claim on random programs under two stall
+seeds.
 """
 
 from __future__ import annotations
@@ -21,7 +46,7 @@ from loom.dialects import handshake as hs
 from loom.dialects.channel_types import data_width
 from loom.ir import op_location
 from loom.rtl.op_units import OpUnit, op_unit
-from loom.rtl.units import UnitSpec, unit_spec
+from loom.rtl.units import FIFO_KINDS, UnitSpec, unit_spec
 
 BACK_EDGE_BUFFER = dict(family="fifo", slots=2, transparent=False)
 SLOT_BUFFER = dict(family="tehb")
@@ -127,8 +152,27 @@ def build_netlist(func: hs.FuncOp, filename: str) -> Netlist:
             channels[r].driver = (inst, port, lane)
 
     _buffer_back_edges(net, body, units, channels)
+    _buffer_lead_outputs(net)
     _buffer_fork_outputs(net)
     return net
+
+
+LEAD_OPS = ("dataflow.carry", "dataflow.invariant")
+
+
+def _buffer_lead_outputs(net: Netlist) -> None:
+    """One slot on every carry and invariant output (rule 2 of the module doc):
+    the room for the initial value they emit before their first condition."""
+    for ch in list(net.channels):
+        driver = ch.driver
+        if driver is None or driver[0].op is None or driver[0].op.name not in LEAD_OPS:
+            continue
+        if not _is_buffered(ch):
+            _insert_buffer(net, ch, SLOT_BUFFER, "lead")
+
+
+def _is_buffered(ch: Channel) -> bool:
+    return ch.sink is not None and ch.sink[0].spec.family in FIFO_KINDS
 
 
 def _buffer_fork_outputs(net: Netlist) -> None:
@@ -144,9 +188,8 @@ def _buffer_fork_outputs(net: Netlist) -> None:
         driver = ch.driver
         if driver is None or driver[0].spec.family not in ("fork", "lazy_fork"):
             continue
-        if ch.sink is not None and ch.sink[0].spec.family in ("fifo", "tehb", "oehb"):
-            continue
-        _insert_buffer(net, ch, SLOT_BUFFER, "slot")
+        if not _is_buffered(ch):
+            _insert_buffer(net, ch, SLOT_BUFFER, "slot")
 
 
 def _buffer_back_edges(net: Netlist, body, units, channels: dict[SSAValue, Channel]) -> None:
