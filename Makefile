@@ -15,13 +15,17 @@ JOBS    ?= 2
 # make sim writes into gen/<kernel stem>/
 KNAME    = $(basename $(basename $(notdir $(KERNEL))))
 
-.PHONY: setup test test-slow sim bench clean help
+# make fuzz: N random kernels through every stage (see loom fuzz --help)
+N       ?= 1000
+
+.PHONY: setup test test-slow sim bench fuzz clean help
 
 help:
 	@echo "make sim KERNEL=name-or-path [SEED=n]   compile, simulate and verify one kernel into gen/<name>/"
 	@echo "make test                      the regression (pytest -n $(JOBS))"
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
+	@echo "make fuzz [N=1000]             N random C kernels through every stage; failures reduced with cvise"
 	@echo "make setup                     only the bootstrap (apt, .venv)"
 
 setup: $(STAMPS)/venv
@@ -45,6 +49,14 @@ test-slow: setup
 
 sim: setup
 	@$(RUN) loom sim $(KERNEL) --seed $(SEED) -o gen/$(KNAME)
+
+$(STAMPS)/cvise: $(STAMPS)/apt
+	@command -v cvise >/dev/null || { echo "bootstrap: installing cvise"; \
+	  $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq cvise >/dev/null; }
+	@touch $@
+
+fuzz: setup $(STAMPS)/cvise
+	@$(RUN) loom fuzz --count $(N) -j $(JOBS) --reduce -o gen/fuzz
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(RUN) python $$b || exit 1; done

@@ -20,6 +20,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "run": ("loom.golden.command", "run_main"),
     "rtl": ("loom.rtl.command", "rtl_main"),
     "sim": ("loom.sim.command", "sim_main"),
+    "fuzz": ("loom.fuzz.command", "fuzz_main"),
 }
 
 KERNEL_HELP = (
@@ -95,6 +96,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, metavar="S",
                    help="stall and memory-latency seed (default 1)")
     p.add_argument("--waves", action="store_true", help="write an FST waveform")
+
+    p = sub.add_parser("fuzz", help="random C kernels through every stage",
+                       description="Generate random UB-free C kernels (one per seed) and run "
+                                   "each through UBSan, the native run, the SCF reference, "
+                                   "the golden model and the RTL under two stall seeds; "
+                                   "print a summary by outcome. Exit 1 when any failed.")
+    p.add_argument("--count", type=int, default=20, metavar="N",
+                   help="number of programs (default 20)")
+    p.add_argument("--first-seed", type=int, default=0, metavar="S",
+                   help="seed of the first program; program k uses S+k (default 0)")
+    p.add_argument("-j", "--jobs", type=int, default=2, metavar="J",
+                   help="programs run in parallel (default 2)")
+    p.add_argument("--no-rtl", action="store_true",
+                   help="stop after the golden model (no Verilator)")
+    p.add_argument("--reduce", action="store_true",
+                   help="shrink every failing program with cvise into DIR/reduced/")
+    p.add_argument("-o", dest="out_dir", metavar="DIR",
+                   help="output directory (default gen/fuzz)")
     return parser
 
 
