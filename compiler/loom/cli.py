@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the first program; program k uses S+k (default 0)")
     p.add_argument("-j", "--jobs", type=int, default=2, metavar="J",
                    help="programs run in parallel (default 2)")
+    p.add_argument("--size", choices=["normal", "small"], default="normal",
+                   help="program size: small keeps each Verilator build short "
+                        "(default normal)")
     p.add_argument("--no-rtl", action="store_true",
                    help="stop after the golden model (no Verilator)")
     p.add_argument("--reduce", action="store_true",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from loom.fuzz.campaign import FuzzProgram, run_program, run_seed_program
+from loom.fuzz.generator import SIZES
 
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "gen" / "test_fuzz"
@@ -16,7 +17,7 @@ WORK = ROOT / "gen" / "test_fuzz"
 
 @pytest.mark.parametrize("seed", range(20))
 def test_random_kernel_passes_every_stage(seed):
-    result = run_seed_program(seed, WORK)
+    result = run_seed_program(seed, WORK, config=SIZES["small"])
     assert result.outcome == "pass", f"{result.name}: {result.outcome}: {result.detail}"
     assert len(result.cycles) == 2
 

@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from loom.fuzz.campaign import FAILURES, OUTCOMES, FuzzResult, run_seed_program
+from loom.fuzz.generator import SIZES, FuzzConfig
 from loom.fuzz.reduce import reduce_failure
 
 
@@ -28,9 +29,10 @@ def fuzz_main(args: argparse.Namespace) -> int:
     seeds = list(range(args.first_seed, args.first_seed + args.count))
     t0 = time.perf_counter()
     print(f"fuzz: {len(seeds)} programs (seeds {seeds[0]}..{seeds[-1]}), {args.jobs} jobs, "
-          f"{'golden only' if args.no_rtl else 'RTL with 2 stall seeds'}, into {out}",
+          f"{args.size} size, {'golden only' if args.no_rtl else 'RTL with 2 stall seeds'}, "
+          f"into {out}",
           flush=True)
-    results = _run_all(seeds, work, not args.no_rtl, args.jobs)
+    results = _run_all(seeds, work, not args.no_rtl, args.jobs, SIZES[args.size])
     with open(out / "fuzz.jsonl", "w") as f:
         for r in results:
             f.write(json.dumps(r.to_json()) + "\n")
@@ -46,10 +48,11 @@ def fuzz_main(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _run_all(seeds: list[int], work: Path, rtl: bool, jobs: int) -> list[FuzzResult]:
+def _run_all(seeds: list[int], work: Path, rtl: bool, jobs: int,
+             config: FuzzConfig) -> list[FuzzResult]:
     results: list[FuzzResult] = []
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(run_seed_program, s, work, rtl) for s in seeds]
+        futures = [pool.submit(run_seed_program, s, work, rtl, config) for s in seeds]
         for k, fut in enumerate(as_completed(futures), 1):
             r = fut.result()
             results.append(r)

@@ -40,11 +40,16 @@ EXTENT = 16                     # every array dimension; a power of two
 MAX_GUARD = 9                   # iterations of a while/do loop at most
 
 
-@dataclass
+@dataclass(frozen=True)
 class FuzzConfig:
     max_depth: int = 3          # nesting of loops and ifs
     max_stmts: int = 4          # statements per block
     max_expr_depth: int = 3
+
+
+# Named sizes: `small` keeps the Verilator build of a program short (make test).
+SIZES = {"normal": FuzzConfig(), "small": FuzzConfig(max_depth=2, max_stmts=3,
+                                                      max_expr_depth=2)}
 
 
 @dataclass

@@ -60,10 +60,12 @@ class SimResult:
 
 
 def setup(inputs: Inputs, top: str | None, waves: bool = False,
-          mutate: Callable[[RtlArtifacts], None] | None = None) -> SimSetup:
+          mutate: Callable[[RtlArtifacts], None] | None = None,
+          quick_build: bool = False) -> SimSetup:
     """Golden run, RTL, harness and (cached) Verilator build of one kernel.
 
-    `mutate` may rewrite the emitted RTL before the build (tests of the checker).
+    `mutate` may rewrite the emitted RTL before the build (tests of the checker);
+    `quick_build` builds unoptimized C++ (one-off designs with short runs).
     """
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
@@ -80,7 +82,8 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     tb_file = sim_dir / f"{tb_module}.sv"
     tb_file.write_text(tb_text)
     sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
-    build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves)
+    build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves,
+                     quick=quick_build)
     return SimSetup(inputs, bundle, golden, rtl, build, build.build())
 
 

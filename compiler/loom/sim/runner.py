@@ -31,6 +31,9 @@ DEFINES = {"LOOM_SIM": 1}
 # overrides it like a command-line one. -O2 on the fast path: about 10 % more
 # simulation speed than the default -Os for a second or two more compile.
 MAKEFLAGS = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
+# Short runs of many one-off designs (the fuzzer): compile time dominates, so
+# the C++ is built without optimization.
+QUICK_MAKEFLAGS = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
 
 
 @contextmanager
@@ -72,13 +75,18 @@ class SimBuild:
     sources: list[Path]
     build_dir: Path
     waves: bool = False
+    quick: bool = False       # unoptimized C++: faster to build, slower to run
+
+    @property
+    def makeflags(self) -> str:
+        return QUICK_MAKEFLAGS if self.quick else MAKEFLAGS
 
     def build(self) -> float:
         """Build if the sources changed; returns the seconds spent (0 when cached)."""
         ensure_verilator()
 
         key = hashlib.sha256(json.dumps([[str(p), p.read_text()] for p in self.sources]
-                                        + [DEFINES, MAKEFLAGS, self.waves,
+                                        + [DEFINES, self.makeflags, self.waves,
                                            verilator_version()])
                              .encode()).hexdigest()
         stamp = self.build_dir / "build.key"
@@ -92,7 +100,7 @@ class SimBuild:
             args = ["-Wno-fatal", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
             if self.waves:
                 args.append("--trace-fst")
-            os.environ["MAKEFLAGS"] = MAKEFLAGS
+            os.environ["MAKEFLAGS"] = self.makeflags
             log = self.build_dir / "build.log"
             try:
                 _lean_verilator().build(
