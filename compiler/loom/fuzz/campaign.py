@@ -1,7 +1,8 @@
 """One random kernel through every stage, and the outcome it earns.
 
 Stages, each checked against an independent reference:
-  UBSan (gcc, the program must be free of undefined behaviour)
+  gcc (the program is valid C: else `invalid-c`) and UBSan (free of undefined
+  behaviour: else `ub`)
   -> front end and native run (the reference results)
   -> SCF reference interpreter == native
   -> golden model == native, quiescent
@@ -32,7 +33,7 @@ from loom.sim.harness import RunSettings
 # Outcomes. `pass` and `rejected` (a limitation the front end states) are not
 # failures; everything else is a bug in the generator or in LOOM.
 PASS, REJECTED = "pass", "rejected"
-FAILURES = ("ub", "native-fail", "scf-mismatch", "golden-fail", "rtl-mismatch",
+FAILURES = ("invalid-c", "ub", "native-fail", "scf-mismatch", "golden-fail", "rtl-mismatch",
             "rtl-deadlock", "crash")
 OUTCOMES = (PASS, REJECTED, *FAILURES)
 
@@ -99,13 +100,16 @@ def _check_ubsan(src: Path, out: Path) -> None:
     build = subprocess.run([*UBSAN, str(src), "-o", str(exe)], capture_output=True, text=True,
                            check=False)
     if build.returncode != 0:
-        raise _Stop("ub", f"gcc: {build.stderr.strip()}")
+        raise _Stop("invalid-c", f"gcc: {build.stderr.strip()}")
     try:
         run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
     except subprocess.TimeoutExpired:
         raise _Stop("ub", "the UBSan build did not finish in 60 s") from None
-    if run.returncode != 0 or "runtime error" in run.stderr:
-        raise _Stop("ub", run.stderr.strip() or f"exit {run.returncode}")
+    if "runtime error: " in run.stderr:
+        # "file:line:col: runtime error: signed integer overflow: ..." -> the kind onwards
+        raise _Stop("ub", run.stderr.split("runtime error: ", 1)[1].strip())
+    if run.returncode != 0:
+        raise _Stop("invalid-c", f"main() exits with {run.returncode} (it must return 0)")
 
 
 def _run_stages(src: Path, out: Path, rtl: bool) -> list[int]:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import loom
 from loom.diagnostics import LoomError
 from loom.fuzz.campaign import FuzzResult
 
@@ -21,9 +22,10 @@ CVISE_TIMEOUT_S = 1800
 
 
 def signature(result: FuzzResult) -> str:
-    """What a reduced program must keep: the outcome, and for a crash its exception."""
-    if result.outcome == "crash":
-        return f"crash {result.detail.split(':', 1)[0]}"
+    """What a reduced program must keep: the outcome, and for a crash its exception
+    and for undefined behaviour its kind."""
+    if result.outcome in ("crash", "ub"):   # the exception's type / the UB's kind
+        return f"{result.outcome} {result.detail.split(':', 1)[0]}"
     return result.outcome
 
 
@@ -38,12 +40,19 @@ def reduce_failure(result: FuzzResult, work: Path, dest: Path) -> Path:
     target = red_dir / src.name
     shutil.copyfile(src, target)
     test = red_dir / "interesting.sh"
+    # The test runs in C-Vise's scratch directories: name this very loom package.
+    package_root = Path(loom.__file__).resolve().parents[1]
     test.write_text("#!/usr/bin/env bash\n"
+                    f"PYTHONPATH={shlex.quote(str(package_root))} "
                     f"exec {shlex.quote(sys.executable)} -m loom.fuzz.interesting "
                     f"{shlex.quote(signature(result))} {shlex.quote(src.name)}\n")
     test.chmod(0o755)
-    subprocess.run([cvise, "--n", "1", "--timeout", "300", str(test), str(target)],
-                   cwd=red_dir, capture_output=True, timeout=CVISE_TIMEOUT_S, check=False)
+    proc = subprocess.run([cvise, "--n", "1", "--timeout", "300", str(test), target.name],
+                          cwd=red_dir, capture_output=True, text=True,
+                          timeout=CVISE_TIMEOUT_S, check=False)
+    if proc.returncode != 0:
+        last = (proc.stderr or proc.stdout).strip().splitlines()
+        raise LoomError(f"cvise failed on {src}: {last[-1] if last else 'no output'}")
     dest.mkdir(parents=True, exist_ok=True)
     out = dest / src.name
     out.write_text(f"/* reduced by loom fuzz from seed {result.seed}: {result.outcome}: "
