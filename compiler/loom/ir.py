@@ -41,6 +41,7 @@ from xdsl.utils.lexer import Span
 from loom.diagnostics import LoomError, Location
 from loom.dialects.arith_extras import arith_dialect
 from loom.dialects.dataflow import Dataflow
+from loom.dialects.fabric import Fabric
 from loom.dialects.handshake import Handshake
 
 # Upstream dialects a LOOM pipeline reads (loaded lazily, on first use); arith
@@ -49,7 +50,7 @@ _UPSTREAM_DIALECTS = ("builtin", "arith", "func", "scf", "cf", "memref", "math",
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with the upstream dialects LOOM reads plus handshake and dataflow."""
+    """A context with the upstream dialects LOOM reads plus handshake, dataflow and fabric."""
     ctx = Context(allow_unregistered=allow_unregistered)
     available = get_all_dialects()
     available["arith"] = arith_dialect
@@ -57,6 +58,7 @@ def make_context(allow_unregistered: bool = False) -> Context:
         ctx.register_dialect(name, available[name])
     ctx.load_dialect(Handshake)
     ctx.load_dialect(Dataflow)
+    ctx.load_dialect(Fabric)
     return ctx
 
 

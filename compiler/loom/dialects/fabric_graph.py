@@ -1,0 +1,142 @@
+"""Scoping and graph rules of a fabric ADG (LOOM's op placement checks and
+its ADGVerifier): where definitions and inline instances may sit, unique
+definition names per host scope, instance targets, port counts, tag kinds
+and dangling ports.
+
+Each rule runs in the verifier of the op it is about, so the error points
+at that op.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import FunctionType, StringAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from loom.dialects.fabric_syntax import function_type, is_inline
+from loom.dialects.fabric_types import hardware_compatible
+
+MODULE = "fabric.module"
+TOP = "builtin.module"
+PES = ("fabric.spatial_pe", "fabric.temporal_pe")
+COMPONENTS = (
+    *PES, "fabric.spatial_sw", "fabric.temporal_sw",
+    "fabric.extmemory", "fabric.memory", "fabric.fifo",
+)
+FU = "fabric.function_unit"
+TAG_OPS = ("fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
+
+
+def parent_name(op: Operation) -> str | None:
+    parent = op.parent_op()
+    return parent.name if parent is not None else None
+
+
+def check_module_level(op: Operation) -> None:
+    """A component sits in the top-level module or fabric.module; inline only in the latter."""
+    where = parent_name(op)
+    if where not in (TOP, MODULE):
+        if is_inline(op):
+            raise VerifyException("inline instantiation must appear directly inside fabric.module")
+        raise VerifyException("must appear directly inside the top-level module or fabric.module")
+    if is_inline(op) and where != MODULE:
+        raise VerifyException("inline instantiation must appear directly inside fabric.module")
+
+
+def definition_name(op: Operation) -> str | None:
+    """The name an op defines in its host scope (FUs and non-inline components)."""
+    if op.name != FU and (op.name not in COMPONENTS or is_inline(op)):
+        return None
+    name = op.attributes.get("sym_name")
+    return name.data if isinstance(name, StringAttr) else None
+
+
+def check_unique_definition(op: Operation) -> None:
+    """No earlier definition of the same name in the same block (LOOM: per host scope)."""
+    name = definition_name(op)
+    block = op.parent_block()
+    if name is None or block is None:
+        return
+    for other in block.ops:
+        if other is op:
+            return
+        if definition_name(other) == name:
+            raise VerifyException(
+                f"duplicate definition name '{name}' in the same host scope between "
+                f"{other.name} and {op.name}"
+            )
+
+
+def resolve_definition(anchor: Operation, name: str) -> Operation | None:
+    """The definition `name` visible from `anchor`: its block, then enclosing blocks."""
+    block: Block | None = anchor.parent_block()
+    while block is not None:
+        for op in block.ops:
+            if definition_name(op) == name:
+                return op
+        owner = block.parent_op()
+        block = owner.parent_block() if owner is not None else None
+    return None
+
+
+def is_graph_node(op: Operation) -> bool:
+    return op.name in ("fabric.instance", *TAG_OPS) or (op.name in COMPONENTS and is_inline(op))
+
+
+def check_ports(op: Operation, declared: FunctionType, what: str) -> None:
+    """Port counts and tag kinds of a graph node against its declared type."""
+    ins, outs = declared.inputs.data, declared.outputs.data
+    if len(ins) != len(op.operands):
+        raise VerifyException(
+            f"dangling input ports on {what} — expected {len(ins)} connected input(s), "
+            f"got {len(op.operands)}"
+        )
+    if len(outs) != len(op.results):
+        raise VerifyException(
+            f"output port count mismatch on {what} — expected {len(outs)} output(s), "
+            f"got {len(op.results)}"
+        )
+    for i, (value, t) in enumerate(zip(op.operands, ins)):
+        if not hardware_compatible(value.type, t):
+            raise VerifyException(
+                f"tag-kind mismatch on {what} input I{i} — producer type {value.type} "
+                f"is incompatible with {t}"
+            )
+    for i, (t, result) in enumerate(zip(outs, op.results)):
+        if not hardware_compatible(t, result.type):
+            raise VerifyException(
+                f"tag-kind mismatch on {what} output O{i} — declared type {t} "
+                f"is incompatible with {result.type}"
+            )
+
+
+def is_consumed(value: SSAValue) -> bool:
+    """Whether a graph node or a fabric.yield reads `value` (LOOM's `consumed`)."""
+    return any(is_graph_node(use.operation) or use.operation.name == "fabric.yield"
+               for use in value.uses)
+
+
+def check_outputs_used(op: Operation, what: str) -> None:
+    """Every output of a graph node in fabric.module feeds something."""
+    if parent_name(op) != MODULE:
+        return
+    for i, result in enumerate(op.results):
+        if not is_consumed(result):
+            raise VerifyException(
+                f"dangling output port O{i} of {what} — result is not connected"
+            )
+
+
+def describe(op: Operation) -> str:
+    name = op.attributes.get("sym_name")
+    if op.name == "fabric.instance":
+        return f"instance '{name.data}'" if isinstance(name, StringAttr) else "fabric.instance"
+    return f"{op.name} '{name.data}'" if isinstance(name, StringAttr) else op.name
+
+
+def check_graph(op: Operation) -> None:
+    """The ADG checks of a component: unique name, or ports of an inline node."""
+    check_unique_definition(op)
+    if is_inline(op):
+        check_ports(op, function_type(op), describe(op))
+        check_outputs_used(op, describe(op))
