@@ -1,0 +1,1 @@
+"""The fabric: configuration layout (and later the ADG builder and fabric RTL)."""
