@@ -12,6 +12,7 @@ COMMAND_FLAGS = {
     "run": ["--bundle", "--stage", "-o"],
     "rtl": ["-o"],
     "sim": ["--seed", "--waves", "-o"],
+    "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
 }
 
 
