@@ -71,11 +71,13 @@ def test_body_control_on_raw_will_continue_is_a_leftover(compiled, tmp_path, cap
 
 
 def test_deadlock_names_stuck_channels_and_busy_state_machines(compiled, monkeypatch):
-    """Without the slot on fork outputs, countdown's while loop needs a token to
-    wait where there is no room: the watchdog fires and the report says where."""
+    """Without the slots on fork, carry and invariant outputs, countdown's while
+    loop needs a token to wait where there is no room: the watchdog fires and
+    the report says where."""
     import loom.rtl.netlist as netlist
 
     monkeypatch.setattr(netlist, "_buffer_fork_outputs", lambda net: None)
+    monkeypatch.setattr(netlist, "_buffer_lead_outputs", lambda net: None)
     s = setup(kernel_inputs(compiled("countdown"), SIM_ROOT / "no_slots"), None)
     result = run_seed(s, RunSettings(seed=1, watchdog=2000))
     assert not result.passed and result.report["sim_status"] == "deadlock"
@@ -83,6 +85,18 @@ def test_deadlock_names_stuck_channels_and_busy_state_machines(compiled, monkeyp
     assert "stuck at valid && !ready: '" in text
     assert re.search(r"state machines not idle: dataflow\.\w+ '\w+' at \S*kernels/countdown\.c:\d+",
                      text), text
+
+
+def test_carry_and_invariant_outputs_need_their_slot(compiled, monkeypatch):
+    """Rule 2 of the buffer placement (rtl/netlist.py): without a slot for the
+    initial value a carry or invariant emits ahead of its condition, issue 10's
+    decrementing while loop deadlocks although the golden model finishes."""
+    import loom.rtl.netlist as netlist
+
+    monkeypatch.setattr(netlist, "_buffer_lead_outputs", lambda net: None)
+    s = setup(kernel_inputs(compiled("countdown_replay"), SIM_ROOT / "no_lead_slots"), None)
+    result = run_seed(s, RunSettings(seed=1, watchdog=2000))
+    assert not result.passed and result.report["sim_status"] == "deadlock"
 
 
 def test_a_unit_that_does_not_build_is_a_one_line_failure(compiled):
