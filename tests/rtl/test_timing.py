@@ -1,0 +1,116 @@
+"""The timing model and the II bound on hand-built DFGs whose bound is known
+by hand (the latencies are those of the templates, read in their comments)."""
+
+from fractions import Fraction
+
+import pytest
+
+from loom.golden.run import find_func
+from loom.ir import parse_module
+from loom.rtl.netlist import build_netlist
+from loom.rtl.timing import channel_graph, ii_bound, loop_bounds, unit_timing
+from loom.rtl.units import FAMILIES, unit_spec
+
+# sum of i (or product) over 0..n-1: the accumulator is a carry whose next
+# value is OP(carry's value, i); the loop condition comes from a stream.
+RECURRENCE = """
+handshake.func @acc(%n: i32, %start: none) -> (i32, none) {
+  %0, %1, %2, %3 = handshake.fork [4] %start : none
+  %c0 = handshake.constant %0 {value = 0 : i32} : i32
+  %z0, %z1 = handshake.fork [2] %c0 : i32
+  %c1 = handshake.constant %1 {value = 1 : i32} : i32
+  %idx, %cont = dataflow.stream %z0, %c1, %n {step_op = "+=", cont_cond = "<"} : (i32, i32, i32) -> (i32, i1)
+  %g, %d, %b = handshake.fork [3] %cont : i1
+  %body, %after = dataflow.gate %idx, %g : i32, i1 -> i32, i1
+  %acc = dataflow.carry %d, %z1, %next : i1, i32, i32 -> i32
+  %t, %f = handshake.cond_br %b, %acc : i32
+  %next = arith.OP %t, %body : i32
+  handshake.return %f, %3 : i32, none
+}
+"""
+
+
+def _netlist(text: str):
+    module = parse_module("builtin.module {" + text + "}", "t.mlir")
+    return build_netlist(find_func(module, None, "t.mlir"), "t.mlir")
+
+
+def test_every_unit_family_has_a_timing_model():
+    for family in FAMILIES:
+        params = dict(n=2, w=8, slots=2, latency=2, w_in=8, w_out=16 if "ext" in family else 4,
+                      value=1, predicate="eq", ld=1, st=1, shape=(4,), step_op="+=",
+                      cont_cond="<", extras=(("x", 1),))
+        names = {"fork": ("n", "w"), "lazy_fork": ("n", "w"), "join": ("n",), "sync": ("n", "w"),
+                 "merge": ("n", "w"), "control_merge": ("n", "w"), "mux": ("n", "w"),
+                 "cond_br": ("w",), "constant": ("w", "value"), "source": (), "sink": (),
+                 "oehb": ("w",), "tehb": ("w",), "fifo": ("slots", "w"),
+                 "cmpi": ("w", "predicate"), "select": ("w",), "stream": ("step_op", "cont_cond", "w"),
+                 "gate": ("w",), "carry": ("w",), "invariant": ("w",), "load": ("w",),
+                 "store": ("w",), "memory": ("ld", "st", "shape", "w"),
+                 "extmemory": ("ld", "st", "shape", "w"), "compose": ("w", "extras"),
+                 "decompose": ("w", "extras"), "bundle": ("w", "extras"),
+                 "unbundle": ("w", "extras")}
+        if family in ("extsi", "extui"):
+            keys = dict(w_in=4, w_out=8)
+        elif family in ("trunci",):
+            keys = dict(w_in=8, w_out=4)
+        elif family == "index_cast":
+            keys = dict(w_in=8, w_out=8)
+        elif family in names:
+            keys = {k: params[k] for k in names[family]}
+        else:                                   # binary and pipelined arithmetic
+            keys = dict(w=8) | (dict(latency=2) if family in ("muli", "divsi", "divui", "remsi",
+                                                               "remui") else {})
+        timing = unit_timing(unit_spec(family, **keys))
+        assert timing.arcs or family in ("source", "sink"), family
+
+
+def test_buffers_as_the_templates_build_them():
+    tehb = unit_timing(unit_spec("tehb", w=8)).arcs[0]
+    assert (tehb.latency, tehb.valid_comb, tehb.ready_comb) == (0, True, False)
+    oehb = unit_timing(unit_spec("oehb", w=8)).arcs[0]
+    assert (oehb.latency, oehb.valid_comb, oehb.ready_comb) == (1, False, True)
+    fifo = unit_timing(unit_spec("fifo", slots=3, w=8)).arcs[0]
+    assert (fifo.latency, fifo.valid_comb, fifo.ready_comb) == (1, False, False)
+    mul = unit_timing(unit_spec("muli", w=8, latency=3)).arcs[0]
+    assert (mul.latency, mul.valid_comb, mul.ready_comb) == (3, False, True)
+
+
+def test_carry_tokens_are_on_its_loop_ports():
+    arcs = {a.src[0]: a for a in unit_timing(unit_spec("carry", w=8)).arcs}
+    assert (arcs["a"].tokens, arcs["a"].entry) == (0, True)
+    assert arcs["b"].tokens == arcs["d"].tokens == 1
+    assert not arcs["d"].ready_comb     # d is taken in NeedCond, whatever o does
+
+
+def test_add_recurrence_is_bound_by_one_register():
+    # carry -> cond_br -> addi -> carry.b: no unit with latency, one token;
+    # the cycle needs one register (design.md section 5): II 1
+    value, cycle = ii_bound(_netlist(RECURRENCE.replace("OP", "addi")))
+    assert value == 1
+    assert {"acc", "t", "next"} <= set(cycle)
+
+
+def test_multiply_in_the_recurrence_bounds_it_by_its_latency():
+    net = _netlist(RECURRENCE.replace("OP", "muli"))
+    latency = next(i.spec.params["latency"] for i in net.instances if i.spec.family == "muli")
+    value, cycle = ii_bound(net)
+    assert value == Fraction(latency) and "next" in cycle
+
+
+def test_an_outer_cycle_through_a_loop_entry_is_not_a_recurrence():
+    # the stream's operands and the carry's initial value enter the loop once
+    # per activation: no loop holds the constants
+    bounds = loop_bounds(_netlist(RECURRENCE.replace("OP", "addi")))
+    names = {n for b in bounds for n in b.cycle}
+    assert not names & {"c0", "z0", "z1", "n"}
+
+
+def test_channel_graph_follows_units_lane_by_lane():
+    net = _netlist(RECURRENCE.replace("OP", "addi"))
+    g = channel_graph(net)
+    by_name = {ch.index: (ch.copy_of or ch).name for ch in net.channels}
+    pairs = {(by_name[e.src], by_name[e.dst]) for e in g.edges}
+    assert ("next", "acc") in pairs and ("acc", "t") in pairs and ("t", "next") in pairs
+    assert ("z1", "acc") in pairs            # the initial value: an entry
+    assert ("next", "t") not in pairs and ("body", "t") not in pairs
