@@ -25,7 +25,7 @@ from loom.inputs import Inputs
 from loom.golden.loop_report import loop_streams
 from loom.lowering import lower
 from loom.sim.flow import run_seed, setup
-from loom.sim.harness import RunSettings
+from loom.sim import profiles
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
@@ -65,7 +65,7 @@ def bench(name: str, seed: int, source: Path | None = None, tag: str = "") -> di
     t_setup = time.perf_counter()
     s = setup(Inputs(name, out, arts.dfg_mlir, arts.bundle_path), None)
     stages["golden+rtl+build"] = time.perf_counter() - t_setup
-    result = run_seed(s, RunSettings(seed=seed))
+    result = run_seed(s, profiles.for_seed(seed))
     r = result.report
     inner = _innermost_iterations(s.golden)
     return dict(name=name + tag, ok=result.passed, cycles=r["cycles"], tokens=r["tokens"],

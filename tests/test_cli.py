@@ -11,7 +11,7 @@ COMMAND_FLAGS = {
     "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
     "run": ["--bundle", "--stage", "-o"],
     "rtl": ["-o"],
-    "sim": ["--seed", "--waves", "-o"],
+    "sim": ["--seed", "--ideal", "--waves", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
 }
 

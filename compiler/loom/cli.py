@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from loom.diagnostics import LoomError, NotBuiltError
+from loom.sim.profiles import SEED_RULE
 
 # command -> (module, function) implementing it; imported lazily so that
 # `loom --help` stays fast and a stage's import errors stay in that stage.
@@ -93,8 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "it under random stalls; compare every channel's tokens, "
                                    "the results and the memories.")
     _add_c_flags(p)
-    p.add_argument("--seed", type=int, default=1, metavar="S",
-                   help="stall and memory-latency seed (default 1)")
+    run = p.add_mutually_exclusive_group()
+    run.add_argument("--seed", type=int, default=1, metavar="S",
+                     help="stall and memory-latency seed (default 1): "
+                          + SEED_RULE.replace("%", "%%"))
+    run.add_argument("--ideal", action="store_true",
+                     help="no stalls, for throughput: inputs never idle, outputs always "
+                          "ready, memory ready every cycle with latency exactly 1; still "
+                          "checked channel by channel")
     p.add_argument("--waves", action="store_true", help="write an FST waveform")
 
     p = sub.add_parser("fuzz", help="random C kernels through every stage",

@@ -2,18 +2,18 @@
 with the right first divergence or leftover report."""
 
 import re
-
+from dataclasses import replace
 
 from loom.cli import main
 from loom.ir import load_module, print_module
 from loom.lowering.mutations import wire_body_invariant_to_raw
 from loom.lowering.pipeline import lower_module
 from loom.sim.flow import run_seed, setup
-from loom.sim.harness import RunSettings
+from loom.sim import profiles
 
 from sim_inputs import SIM_ROOT, kernel_inputs
 
-HARSH = RunSettings(seed=3, in_idle_pct=50, out_ready_pct=30, mem_ready_pct=40, mem_max_latency=6)
+HARSH = profiles.for_seed(3)
 
 
 def _mutate_unit(family_prefix: str, old: str, new: str):
@@ -35,7 +35,7 @@ def test_gate_emitting_a_value_on_the_terminating_false_is_caught(compiled):
     mutate = _mutate_unit("loom_gate_", "assign emit = {need_next_q, before_cond_data};",
                           "assign emit = {need_next_q, before_cond_data | need_next_q};")
     s = setup(kernel_inputs(compiled("vecadd"), SIM_ROOT / "broken_gate"), None, mutate=mutate)
-    result = run_seed(s, RunSettings(seed=1))
+    result = run_seed(s, profiles.mild())
     assert not result.passed
     first = result.problems[0]
     assert first.startswith("first divergence on channel 'for0_body_index'"), first
@@ -79,7 +79,7 @@ def test_deadlock_names_stuck_channels_and_busy_state_machines(compiled, monkeyp
     monkeypatch.setattr(netlist, "_buffer_fork_outputs", lambda net: None)
     monkeypatch.setattr(netlist, "_buffer_lead_outputs", lambda net: None)
     s = setup(kernel_inputs(compiled("countdown"), SIM_ROOT / "no_slots"), None)
-    result = run_seed(s, RunSettings(seed=1, watchdog=2000))
+    result = run_seed(s, replace(profiles.mild(), watchdog=2000))
     assert not result.passed and result.report["sim_status"] == "deadlock"
     text = "\n".join(result.problems)
     assert "stuck at valid && !ready: '" in text
@@ -95,7 +95,7 @@ def test_carry_and_invariant_outputs_need_their_slot(compiled, monkeypatch):
 
     monkeypatch.setattr(netlist, "_buffer_lead_outputs", lambda net: None)
     s = setup(kernel_inputs(compiled("countdown_replay"), SIM_ROOT / "no_lead_slots"), None)
-    result = run_seed(s, RunSettings(seed=1, watchdog=2000))
+    result = run_seed(s, replace(profiles.mild(), watchdog=2000))
     assert not result.passed and result.report["sim_status"] == "deadlock"
 
 

@@ -12,15 +12,13 @@ from loom.frontend.driver import compile_kernel
 from loom.inputs import Inputs
 from loom.sim.compare import read_trace
 from loom.sim.flow import run_seed, setup
-from loom.sim.harness import RunSettings
+from loom.sim import profiles
 
 from sim_inputs import SIM_ROOT, kernel_inputs
 
 HERE = Path(__file__).parent
 BUMP_DFG = HERE.parent / "golden" / "data" / "bump.dfg.mlir"   # bump.c beside it
-SEEDS = [RunSettings(seed=1),
-         RunSettings(seed=2, in_idle_pct=70, out_ready_pct=25, mem_ready_pct=30,
-                     mem_max_latency=9)]
+SEEDS = [profiles.for_seed(seed) for seed in profiles.STALL_SEEDS]
 
 
 def test_a_result_long_after_done_is_waited_for(tmp_path):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from loom.sim.flow import run_seed
-from loom.sim.harness import RunSettings
+from loom.sim import profiles
 
 KERNELS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "kernels").glob("*.c"))
 
@@ -18,13 +18,6 @@ SLOW_KERNELS = frozenset({
     "spmv_crs",
     "stencil3d", "viterbi",
 })
-
-SEEDS = {
-    # mild: inputs idle 30 %, outputs ready 70 %, memory ready 70 %, latency 1..4
-    1: RunSettings(seed=1),
-    # harsh: long input gaps, rare output ready, slow memory
-    2: RunSettings(seed=2, in_idle_pct=70, out_ready_pct=25, mem_ready_pct=30, mem_max_latency=9),
-}
 
 
 def kernel_param(name: str):
@@ -38,7 +31,7 @@ def test_slow_kernels_exist():
 @pytest.mark.parametrize("name", [kernel_param(n) for n in KERNELS])
 def test_kernel_rtl_matches_golden_and_native(sim_setup, name):
     s = sim_setup(name)
-    for seed, settings in SEEDS.items():
-        result = run_seed(s, settings)
+    for seed in profiles.STALL_SEEDS:   # mild and harsh
+        result = run_seed(s, profiles.for_seed(seed))
         assert result.passed, f"seed {seed}: " + "\n".join(result.problems)
         assert result.report["tokens"] == s.golden_tokens  # every DFG edge, token for token

@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from loom.cli import main
 
 
@@ -33,3 +35,22 @@ def test_loom_sim_bad_kernel_is_one_line(capsys):
     assert main(["sim", "no_such_kernel_qq"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error:" in err
+
+
+def test_loom_sim_ideal_reports_its_cycles(tmp_path, capsys):
+    assert main(["sim", "sum_n", "--ideal", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS: sum_n ideal:" in out, out
+    report = json.loads((tmp_path / "sum_n.sim.json").read_text())
+    assert report["run"] == "ideal" and report["status"] == "pass"
+    assert report["settings"] == {"in_idle_pct": 0, "out_ready_pct": 100, "mem_ready_pct": 100,
+                                  "mem_max_latency": 1}
+    assert report["tokens"] == report["golden_tokens"]
+
+
+def test_loom_sim_ideal_and_seed_exclude_each_other(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["sim", "sum_n", "--ideal", "--seed", "2"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not allowed" in err

@@ -28,7 +28,7 @@ from loom.inputs import Inputs
 from loom.ir import load_module
 from loom.lowering import lower
 from loom.sim.flow import GoldenFailed, run_seed, setup
-from loom.sim.harness import RunSettings
+from loom.sim import profiles
 
 # Outcomes. `pass` and `rejected` (a limitation the front end states) are not
 # failures; everything else is a bug in the generator or in LOOM.
@@ -37,11 +37,6 @@ FAILURES = ("invalid-c", "ub", "native-fail", "scf-mismatch", "golden-fail", "rt
             "rtl-deadlock", "crash")
 OUTCOMES = (PASS, REJECTED, *FAILURES)
 
-STALL_SEEDS = {
-    1: RunSettings(seed=1),
-    2: RunSettings(seed=2, in_idle_pct=70, out_ready_pct=25, mem_ready_pct=30,
-                   mem_max_latency=9),
-}
 UBSAN = ["gcc", "-O0", "-w", "-fsanitize=undefined", "-fno-sanitize-recover=all"]
 
 
@@ -134,8 +129,8 @@ def _run_stages(src: Path, out: Path, rtl: bool) -> list[int]:
     except GoldenFailed as exc:
         raise _Stop("golden-fail", exc.problems[0]) from None
     cycles: list[int] = []
-    for seed, settings in STALL_SEEDS.items():
-        run = run_seed(s, settings)
+    for seed in profiles.STALL_SEEDS:
+        run = run_seed(s, profiles.for_seed(seed))
         if not run.passed:
             deadlock = any("deadlock" in p for p in run.problems)
             raise _Stop("rtl-deadlock" if deadlock else "rtl-mismatch",

@@ -1,7 +1,7 @@
 """`loom sim`: the whole flow on Verilator through cocotb, and its report.
 
 compile -> lower -> golden run -> RTL -> harness -> Verilator build (cached)
--> run under seeded stalls -> per-channel trace comparison, results and
+-> run under seeded stalls (or none: --ideal) -> per-channel trace comparison, results and
 memories against the native C run -> DIR/<name>.sim.json.
 Exit status: 0 pass, 1 mismatch, deadlock or failing golden run, 2 bad input.
 """
@@ -14,7 +14,7 @@ import time
 
 from loom.inputs import prepare
 from loom.sim.flow import MAX_LINES, GoldenFailed, run_seed, setup
-from loom.sim.harness import RunSettings
+from loom.sim import profiles
 
 
 def sim_main(args: argparse.Namespace) -> int:
@@ -31,8 +31,10 @@ def sim_main(args: argparse.Namespace) -> int:
         for line in exc.problems[:MAX_LINES]:
             print(f"  {line}")
         return 1
-    print(f"sim: running seed {args.seed}", flush=True)
-    result = run_seed(s, RunSettings(seed=args.seed))
+    settings = profiles.IDEAL if args.ideal else profiles.for_seed(args.seed)
+    run = "ideal (no stalls, memory latency 1)" if args.ideal else f"seed {args.seed}"
+    print(f"sim: running {run}", flush=True)
+    result = run_seed(s, settings)
     wall = time.perf_counter() - t0
     report = result.report
     report["seconds"].update(compile=round(t_compile, 3), total=round(wall, 3))
@@ -40,7 +42,8 @@ def sim_main(args: argparse.Namespace) -> int:
     report_path.write_text(json.dumps(report, indent=1) + "\n")
 
     verdict = "PASS" if result.passed else "FAIL"
-    print(f"{verdict}: {inputs.name} seed {args.seed}: {report['cycles']} cycles, "
+    run = "ideal" if args.ideal else f"seed {args.seed}"
+    print(f"{verdict}: {inputs.name} {run}: {report['cycles']} cycles, "
           f"{report['tokens']} tokens on {report['channels']} channels, wall {wall:.1f} s "
           f"(build {s.build_seconds:.1f} s, simulate {report['seconds']['simulate']:.1f} s)")
     for line in result.problems[:MAX_LINES]:

@@ -23,7 +23,8 @@ from loom.sim.compare import (
     short_channels,
     stuck_channels,
 )
-from loom.sim.harness import MEM_MODEL, RunSettings, memory_ports, render_tb, run_plusargs
+from loom.sim.harness import MEM_MODEL, memory_ports, render_tb, run_plusargs
+from loom.sim.profiles import RunSettings
 from loom.sim.runner import SimBuild
 
 MAX_LINES = 12
@@ -90,7 +91,7 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
 def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     """One simulation under `settings`, compared channel by channel with the golden run."""
     # absolute: the simulator runs inside run_dir and reads the plusargs' paths from there
-    run_dir = (s.inputs.out_dir / "sim" / f"seed{settings.seed}").resolve()
+    run_dir = (s.inputs.out_dir / "sim" / settings.name).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     net, golden = s.rtl.netlist, s.golden.execution
     plusargs = run_plusargs(net, s.bundle, run_dir, settings)
@@ -130,7 +131,11 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     seconds = result["seconds"]
     report: dict[str, Any] = {
         "kernel": s.inputs.name, "status": "pass" if not problems else "fail",
-        "seed": settings.seed, "invocations": s.bundle.start_token_count,
+        "seed": settings.seed, "run": settings.name,
+        "settings": {"in_idle_pct": settings.in_idle_pct, "out_ready_pct": settings.out_ready_pct,
+                     "mem_ready_pct": settings.mem_ready_pct,
+                     "mem_max_latency": settings.mem_max_latency},
+        "invocations": s.bundle.start_token_count,
         "sim_status": result["status"], "cycles": trace.last_cycle,
         "tokens": trace.tokens, "golden_tokens": s.golden_tokens,
         "channels": len(net.channels), "instances": len(net.instances), "buffers": net.buffers,

@@ -9,6 +9,7 @@ from pathlib import Path
 from loom.bundle import Bundle, bits
 from loom.rtl.netlist import Netlist
 from loom.rtl.render import template_environment
+from loom.sim.profiles import RunSettings
 
 ROOT = Path(__file__).resolve().parents[3]
 MEM_MODEL = ROOT / "rtl" / "loom_mem_model.sv"
@@ -49,17 +50,6 @@ def render_tb(net: Netlist, top_module: str, invocations: int = 1) -> tuple[str,
         invocations=invocations,
         memories=memory_ports(net), connections=",\n".join("    " + c for c in conns))
     return module, text
-
-
-@dataclass
-class RunSettings:
-    seed: int = 1
-    in_idle_pct: int = 30
-    out_ready_pct: int = 70
-    mem_ready_pct: int = 70
-    mem_max_latency: int = 4
-    watchdog: int = 20000
-    drain: int = 64
 
 
 def run_plusargs(net: Netlist, bundle: Bundle, run_dir: Path,
