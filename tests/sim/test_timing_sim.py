@@ -7,9 +7,7 @@ import pytest
 from loom.golden.loop_report import loop_streams
 from loom.rtl.timing import ii_bound
 from loom.sim.flow import run_seed
-from loom.sim.harness import RunSettings
-
-IDEAL = RunSettings(in_idle_pct=0, out_ready_pct=100, mem_ready_pct=100, mem_max_latency=1)
+from loom.sim.profiles import IDEAL
 
 
 @pytest.mark.rtl
