@@ -1,0 +1,178 @@
+"""Function-unit helpers of the ADG builder (LOOM's define*FU, ADGBuilderCore.cpp).
+
+Each helper returns a `FunctionUnit`: a name, native port types, a body in
+LOOM's textual syntax (arguments `%arg0..`) and its timing. Latency and
+interval default to 1/1; the four dataflow units (stream, gate, carry,
+invariant) are -1/-1, as seed 001 and LOOM's timing rule require. The body
+is what the PE definition prints, so a unit is exactly what a designer
+would hand-write; the dialect verifies it when the ADG is parsed back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loom.diagnostics import LoomError
+
+MAX_JOIN_FANIN = 64
+"""LOOM's largest hardware join (the join_mask field's limit)."""
+
+CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+
+@dataclass(frozen=True)
+class FunctionUnit:
+    """A `fabric.function_unit` definition."""
+
+    name: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    body: tuple[str, ...]
+    """Body lines, the last one the `fabric.yield`."""
+    latency: int = 1
+    interval: int = 1
+
+    def render(self, indent: str) -> list[str]:
+        args = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(self.inputs))
+        outs = f" -> ({', '.join(self.outputs)})" if self.outputs else ""
+        head = (f"{indent}fabric.function_unit @{self.name}({args}){outs} "
+                f"[latency = {self.latency}, interval = {self.interval}] {{")
+        return [head, *(f"{indent}  {line}" for line in self.body), f"{indent}}}"]
+
+
+def _yield(values: Sequence[str], types: Sequence[str]) -> str:
+    return f"fabric.yield {', '.join(values)} : {', '.join(types)}"
+
+
+def _unit(name: str, ins: Sequence[str], outs: Sequence[str], op_line: str,
+          latency: int, interval: int) -> FunctionUnit:
+    results = ["%0"] if len(outs) == 1 else [f"%{i}" for i in range(len(outs))]
+    return FunctionUnit(name, tuple(ins), tuple(outs),
+                        (f"{', '.join(results)} = {op_line}", _yield(results, outs)),
+                        latency, interval)
+
+
+def binary(name: str, op: str, type_: str, result: str | None = None,
+           latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """`op` on two operands of `type_` (arith.addi, arith.divsi, ...)."""
+    out = result or type_
+    return _unit(name, [type_, type_], [out], f"{op} %arg0, %arg1 : {out}", latency, interval)
+
+
+def unary(name: str, op: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """A one-operand op whose result has the operand's type."""
+    return _unit(name, [type_], [type_], f"{op} %arg0 : {type_}", latency, interval)
+
+
+def cast(name: str, op: str, from_type: str, to_type: str,
+         latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """arith.extsi / extui / trunci / index_cast / index_castui from one type to another."""
+    return _unit(name, [from_type], [to_type], f"{op} %arg0 : {from_type} to {to_type}",
+                 latency, interval)
+
+
+def index_cast(name: str, from_type: str, to_type: str = "index",
+               latency: int = 1, interval: int = 1) -> FunctionUnit:
+    return cast(name, "arith.index_cast", from_type, to_type, latency, interval)
+
+
+def cmpi(name: str, type_: str, predicate: str = "eq",
+         latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """arith.cmpi; the predicate is a config field, the body's value only a hint."""
+    if predicate not in CMPI_PREDICATES:
+        raise LoomError(f"cmpi unit {name}: unknown predicate '{predicate}'")
+    return _unit(name, [type_, type_], ["i1"], f"arith.cmpi {predicate}, %arg0, %arg1 : {type_}",
+                 latency, interval)
+
+
+def select(name: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:
+    return _unit(name, ["i1", type_, type_], [type_], f"arith.select %arg0, %arg1, %arg2 : {type_}",
+                 latency, interval)
+
+
+def constant(name: str, type_: str, value: int = 0,
+             latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """handshake.constant fired by a `none` token; the value is a config field."""
+    return _unit(name, ["none"], [type_],
+                 f"handshake.constant %arg0 {{value = {value} : {type_}}} : {type_}",
+                 latency, interval)
+
+
+def join(name: str, fanin: int, type_: str = "none",
+         latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """handshake.join of `fanin` inputs (1..64); a smaller software join uses join_mask."""
+    if not 1 <= fanin <= MAX_JOIN_FANIN:
+        raise LoomError(f"join unit {name}: fan-in {fanin} is outside 1..{MAX_JOIN_FANIN}")
+    args = ", ".join(f"%arg{i}" for i in range(fanin))
+    return _unit(name, [type_] * fanin, ["none"],
+                 f"handshake.join {args} : {', '.join([type_] * fanin)}", latency, interval)
+
+
+def load(name: str, addr_type: str, data_type: str,
+         latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """handshake.load: (addr, data from memory, ctrl) -> (data, addr to memory)."""
+    return _unit(name, [addr_type, data_type, "none"], [data_type, addr_type],
+                 f"handshake.load [%arg0] %arg1, %arg2 : {addr_type}, {data_type}",
+                 latency, interval)
+
+
+def store(name: str, addr_type: str, data_type: str,
+          latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """handshake.store: (addr, data, ctrl) -> (data to memory, addr to memory)."""
+    return _unit(name, [addr_type, data_type, "none"], [data_type, addr_type],
+                 f"handshake.store [%arg0] %arg1, %arg2 : {addr_type}, {data_type}",
+                 latency, interval)
+
+
+def mux(name: str, type_: str, select_type: str = "index",
+        latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """Two-way handshake.mux (runtime select, consumes the chosen input only)."""
+    return _unit(name, [select_type, type_, type_], [type_],
+                 f"handshake.mux %arg0 [%arg1, %arg2] : {select_type}, {type_}",
+                 latency, interval)
+
+
+def cond_br(name: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:
+    return _unit(name, ["i1", type_], [type_, type_], f"handshake.cond_br %arg0, %arg1 : {type_}",
+                 latency, interval)
+
+
+def stream(name: str, type_: str = "index", step_op: str = "+=",
+           cont_cond: str = "<") -> FunctionUnit:
+    """dataflow.stream (start, step, bound) -> (index, continue); -1/-1 (seed 001)."""
+    return _unit(name, [type_] * 3, [type_, "i1"],
+                 f'dataflow.stream %arg0, %arg1, %arg2 {{step_op = "{step_op}", '
+                 f'cont_cond = "{cont_cond}"}} : ({type_}, {type_}, {type_}) -> ({type_}, i1)',
+                 -1, -1)
+
+
+def gate(name: str, type_: str) -> FunctionUnit:
+    return _unit(name, [type_, "i1"], [type_, "i1"],
+                 f"dataflow.gate %arg0, %arg1 : {type_}, i1 -> {type_}, i1", -1, -1)
+
+
+def carry(name: str, type_: str) -> FunctionUnit:
+    return _unit(name, ["i1", type_, type_], [type_],
+                 f"dataflow.carry %arg0, %arg1, %arg2 : i1, {type_}, {type_} -> {type_}", -1, -1)
+
+
+def invariant(name: str, type_: str) -> FunctionUnit:
+    return _unit(name, ["i1", type_], [type_],
+                 f"dataflow.invariant %arg0, %arg1 : i1, {type_} -> {type_}", -1, -1)
+
+
+def raw(name: str, inputs: Sequence[str], outputs: Sequence[str], body: str,
+        latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """A unit whose body is MLIR text (LOOM's defineFUWithBody), ending in fabric.yield."""
+    lines = tuple(line.strip() for line in body.strip().splitlines() if line.strip())
+    if not lines or not lines[-1].startswith("fabric.yield"):
+        raise LoomError(f"function unit {name}: the body must end with fabric.yield")
+    return FunctionUnit(name, tuple(inputs), tuple(outputs), lines, latency, interval)
+
+
+__all__ = [
+    "CMPI_PREDICATES", "FunctionUnit", "MAX_JOIN_FANIN", "binary", "carry", "cast", "cmpi",
+    "cond_br", "constant", "gate", "index_cast", "invariant", "join", "load", "mux", "raw",
+    "select", "stream", "store", "unary",
+]

@@ -1,0 +1,144 @@
+"""Attaching an extmemory to a fabric, with the tag bridges of a multi-lane one.
+
+An extmemory has one port per family (ld_addr; st_addr, st_data; ld_data,
+ld_done; st_done), whatever its lane counts. With one load and one store
+lane the families are untagged and wire straight to the fabric. With more
+lanes in a family, every family is tagged with a tag of cw(max(ld, st))
+bits (as LOOM's builder types them; at least 1 bit), and each family gets
+a bridge, as in LOOM's mesh-*-extmem-2 ADGs (tests/e2e/adgs/common):
+
+- a request family of n lanes: n `add_tag` (tags 0..n-1), merged by a
+  tagged n:1 `spatial_sw` when n > 1, into the memory port;
+- a response family of n lanes: the memory port split by a 1:n
+  `temporal_sw` (n route tables, one per tag) when n > 1, then n `del_tag`.
+
+The fabric side sees untagged lanes: `requests` are the fabric ports that
+drive the memory (ld_addr x ld, st_addr x st, st_data x st), `responses`
+the fabric ports it drives (ld_data x ld, ld_done x ld, st_done x st).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loom.diagnostics import LoomError
+from loom.fabric.builder import AdgBuilder, Node, PortRef, SwitchDef, bits, tagged
+
+
+@dataclass(frozen=True)
+class ExtMemorySpec:
+    """Lanes and types of a memory or extmemory (memref_type: LOOM's memrefType)."""
+
+    name: str
+    ld: int
+    st: int
+    memref_type: str = "memref<?xi64>"
+    width: int = 64
+    num_region: int = 1
+
+    @property
+    def tag_width(self) -> int:
+        """0 when untagged; else cw(max(ld, st)), at least 1."""
+        lanes = max(self.ld, self.st)
+        return 0 if lanes <= 1 else max(1, (lanes - 1).bit_length())
+
+    @property
+    def request_lanes(self) -> list[tuple[str, int]]:
+        return ([("ld_addr", self.ld)] if self.ld else []) + (
+            [("st_addr", self.st), ("st_data", self.st)] if self.st else [])
+
+    @property
+    def response_lanes(self) -> list[tuple[str, int]]:
+        return ([("ld_data", self.ld), ("ld_done", self.ld)] if self.ld else []) + (
+            [("st_done", self.st)] if self.st else [])
+
+
+def lane_count(lanes: Sequence[tuple[str, int]]) -> int:
+    return sum(n for _, n in lanes)
+
+
+def attach_extmemory(b: AdgBuilder, spec: ExtMemorySpec, memref: PortRef,
+                     requests: Sequence[PortRef], responses: Sequence[PortRef]) -> Node:
+    """The extmemory `spec.name` on module memref input `memref`, bridged to the fabric."""
+    return _attach(b, spec, memref, requests, responses)
+
+
+def attach_memory(b: AdgBuilder, spec: ExtMemorySpec, requests: Sequence[PortRef],
+                  responses: Sequence[PortRef]) -> Node:
+    """An on-chip memory (`spec.memref_type` of static shape), bridged like an extmemory."""
+    return _attach(b, spec, None, requests, responses)
+
+
+def _attach(b: AdgBuilder, spec: ExtMemorySpec, memref: PortRef | None,
+            requests: Sequence[PortRef], responses: Sequence[PortRef]) -> Node:
+    want_req, want_resp = lane_count(spec.request_lanes), lane_count(spec.response_lanes)
+    if len(requests) != want_req or len(responses) != want_resp:
+        raise LoomError(f"extmemory {spec.name}: needs {want_req} request and {want_resp} "
+                        f"response ports, got {len(requests)} and {len(responses)}")
+    plain = bits(spec.width)
+    port = tagged(plain, spec.tag_width) if spec.tag_width else plain
+    if memref is None:
+        mem = b.memory(spec.name, spec.ld, spec.st, spec.memref_type, port, spec.num_region)
+    else:
+        mem = b.extmemory(spec.name, memref, spec.ld, spec.st, spec.memref_type, port,
+                          spec.num_region)
+    first = 1 if memref is not None else 0
+    req_iter, resp_iter = iter(requests), iter(responses)
+    for family, (kind, n) in enumerate(spec.request_lanes):
+        lanes = [next(req_iter) for _ in range(n)]
+        _request(b, spec, kind, lanes, PortRef(mem.name, first + family), plain, port)
+    for family, (kind, n) in enumerate(spec.response_lanes):
+        lanes = [next(resp_iter) for _ in range(n)]
+        _response(b, spec, kind, lanes, PortRef(mem.name, family), plain, port)
+    return mem
+
+
+def _request(b: AdgBuilder, spec: ExtMemorySpec, kind: str, lanes: list[PortRef],
+             mem_port: PortRef, plain: str, port: str) -> None:
+    if not spec.tag_width:
+        b.connect(lanes[0], mem_port)
+        return
+    tags = []
+    for k, lane in enumerate(lanes):
+        tag = b.add_tag(plain, port, k)
+        b.connect(lane, PortRef(tag.name, 0))
+        tags.append(tag)
+    if len(tags) == 1:
+        b.connect(PortRef(tags[0].name, 0), mem_port)
+        return
+    merge = b.instance(_bridge_switch(b, "tag_merge", len(tags), 1, port), f"{spec.name}_{kind}_mux")
+    for k, tag in enumerate(tags):
+        b.connect(PortRef(tag.name, 0), PortRef(merge.name, k))
+    b.connect(PortRef(merge.name, 0), mem_port)
+
+
+def _response(b: AdgBuilder, spec: ExtMemorySpec, kind: str, lanes: list[PortRef],
+              mem_port: PortRef, plain: str, port: str) -> None:
+    if not spec.tag_width:
+        b.connect(mem_port, lanes[0])
+        return
+    sources = [mem_port]
+    if len(lanes) > 1:
+        split = b.instance(_bridge_switch(b, "tag_split", 1, len(lanes), port),
+                           f"{spec.name}_{kind}_demux")
+        b.connect(mem_port, PortRef(split.name, 0))
+        sources = [PortRef(split.name, k) for k in range(len(lanes))]
+    for source, lane in zip(sources, lanes):
+        drop = b.del_tag(port, plain)
+        b.connect(source, PortRef(drop.name, 0))
+        b.connect(PortRef(drop.name, 0), lane)
+
+
+def _bridge_switch(b: AdgBuilder, prefix: str, n_in: int, n_out: int, port: str) -> SwitchDef:
+    """A tagged n:1 spatial_sw (merge) or 1:n temporal_sw (split), defined once per shape."""
+    tag_bits = port.rsplit(", i", 1)[1].rstrip(">")
+    name = f"{prefix}_{n_in}x{n_out}_t{tag_bits}"
+    if name in b.switches:
+        return b.switches[name]
+    temporal = prefix == "tag_split"
+    return b.define_switch_typed(name, [port] * n_in, [port] * n_out, temporal=temporal,
+                                 num_route_table=n_out if temporal else 1)
+
+
+__all__ = ["ExtMemorySpec", "attach_extmemory", "attach_memory", "lane_count"]
