@@ -13,6 +13,7 @@ COMMAND_FLAGS = {
     "rtl": ["-o"],
     "sim": ["--seed", "--ideal", "--waves", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
+    "adg": ["PRESET|check", "FILE", "--list", "-o"],
 }
 
 
@@ -21,7 +22,7 @@ def test_help_lists_every_command(capsys):
         main(["--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for command in ("compile", "run", "rtl", "sim"):
+    for command in ("compile", "run", "rtl", "sim", "fuzz", "adg"):
         assert command in out
     assert set(HANDLERS) == set(COMMAND_FLAGS)
 

@@ -22,6 +22,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "rtl": ("loom.rtl.command", "rtl_main"),
     "sim": ("loom.sim.command", "sim_main"),
     "fuzz": ("loom.fuzz.command", "fuzz_main"),
+    "adg": ("loom.fabric.command", "adg_main"),
 }
 
 KERNEL_HELP = (
@@ -124,6 +125,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="shrink every failing program with cvise into DIR/reduced/")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
                    help="output directory (default gen/fuzz)")
+
+    p = sub.add_parser("adg", help="write a preset ADG, list the presets, or check an ADG file",
+                       description="loom adg PRESET -o DIR writes DIR/PRESET.fabric.mlir and "
+                                   "its .fabric.viz.json sidecar; loom adg --list lists the "
+                                   "presets; loom adg check FILE parses and verifies an ADG "
+                                   "(LOOM's fabric.mlir) and prints one summary line "
+                                   "(components, ports, config words, largest join).")
+    p.add_argument("target", nargs="?", metavar="PRESET|check",
+                   help="a preset name (see --list), or `check`")
+    p.add_argument("file", nargs="?", metavar="FILE", help="with check: the ADG file")
+    p.add_argument("--list", action="store_true", help="list the presets, one line each")
+    p.add_argument("-o", dest="out_dir", metavar="DIR",
+                   help="output directory for a preset (default gen/adg)")
     return parser
 
 

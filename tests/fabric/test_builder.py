@@ -82,6 +82,15 @@ def test_output_round_trips():
     assert round_trips(_chess_1x1().emit())
 
 
+def test_printed_names_are_a_fixed_point():
+    # SSA names follow LOOM's builder (%v<i>, %scalar<k>, %mem<k>); a name ending
+    # in _<n> (like %sw_0_0) would be renamed by every print and parse.
+    text = _memory_hub(ExtMemorySpec("extmem_0", ld=2, st=1)).emit()
+    assert "%v0:5 = fabric.instance @hub_sw(" in text and "(%mem0, " in text
+    printed = print_module(parse(text, "t.mlir").module)
+    assert print_module(parse(printed, "p.mlir").module) == printed
+
+
 def _switch_loop() -> AdgBuilder:
     b = AdgBuilder("loop")
     sw = b.define_switch("sw", 2, 2, 64)

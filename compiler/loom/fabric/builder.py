@@ -116,6 +116,8 @@ class AdgBuilder:
         self.pes: dict[str, PEDef] = {}
         self.switches: dict[str, SwitchDef] = {}
         self.nodes: dict[str, Node] = {}
+        self.node_ids: dict[str, int] = {}
+        """Node name -> creation index (its SSA name is `%v<index>`)."""
         self.inputs: list[ModulePort] = []
         self.outputs: list[ModulePort] = []
         self.drivers: dict[PortRef, PortRef] = {}
@@ -231,6 +233,7 @@ class AdgBuilder:
         if node.name in self.nodes or node.name in (MODULE_IN, MODULE_OUT) or any(
                 p.name == node.name for p in (*self.inputs, *self.outputs)):
             raise LoomError(f"ADG {self.name}: the name '{node.name}' is already used")
+        self.node_ids[node.name] = len(self.nodes)
         self.nodes[node.name] = node
         return node
 

@@ -4,8 +4,10 @@ Layout: `module { <PE and switch definitions> fabric.module
 @name(<memrefs>, <scalars>) -> (..) [attributes {viz_file = ..}] { <nodes>
 fabric.yield .. } }`. The definitions sit at the top level (LOOM's builder
 nests them in fabric.module; both are legal) so that the names of the
-module's values never meet the names inside a unit body. A node's results are `%<node name>` (`%n#k` when it
-has several); PE and switch nodes are `fabric.instance`s of their
+module's values never meet the names inside a unit body. SSA names are
+LOOM's: `%mem<k>` and `%scalar<k>` for the module's memref and scalar
+inputs, `%v<i>` for node i (`%v<i>#k` for its result k), so that the names
+survive a print and parse (xDSL reads a `_<n>` suffix as its own). PE and switch nodes are `fabric.instance`s of their
 definition, memories, fifos and tag ops are inline.
 """
 
@@ -28,7 +30,7 @@ def emit_adg(b: AdgBuilder, viz_file: str | None) -> str:
     for sw in b.switches.values():
         if sw.name in used:
             lines.append("  " + _switch_definition(sw))
-    ins = ", ".join(f"%{p.name}: {p.type}" for p in b.inputs)
+    ins = ", ".join(f"{_arg(b, k)}: {p.type}" for k, p in enumerate(b.inputs))
     outs = ", ".join(p.type for p in b.outputs)
     attrs = f' attributes {{viz_file = "{viz_file}"}}' if viz_file else ""
     lines.append(f"  fabric.module @{b.name}({ins}) -> ({outs}){attrs} {{")
@@ -60,12 +62,22 @@ def _switch_definition(sw: SwitchDef) -> str:
             f"{_types(sw.inputs)} -> {_types(sw.outputs)}")
 
 
+def _arg(b: AdgBuilder, k: int) -> str:
+    memref = b.inputs[k].is_memref
+    same = sum(1 for p in b.inputs[:k] if p.is_memref == memref)
+    return f"%mem{same}" if memref else f"%scalar{same}"
+
+
+def _ssa(b: AdgBuilder, node: Node) -> str:
+    return f"%v{b.node_ids[node.name]}"
+
+
 def _value(b: AdgBuilder, src: PortRef) -> str:
     from loom.fabric.builder import MODULE_IN
     if src.node == MODULE_IN:
-        return f"%{b.inputs[src.port].name}"
+        return _arg(b, src.port)
     node = b.nodes[src.node]
-    return f"%{node.name}" if len(node.outputs) == 1 else f"%{node.name}#{src.port}"
+    return _ssa(b, node) if len(node.outputs) == 1 else f"{_ssa(b, node)}#{src.port}"
 
 
 def _operands(b: AdgBuilder, node: Node) -> list[str]:
@@ -73,9 +85,9 @@ def _operands(b: AdgBuilder, node: Node) -> list[str]:
     return [_value(b, b.drivers[PortRef(node.name, i)]) for i in range(len(node.inputs))]
 
 
-def _results(node: Node) -> str:
+def _results(b: AdgBuilder, node: Node) -> str:
     n = len(node.outputs)
-    return f"%{node.name}:{n} = " if n > 1 else f"%{node.name} = "
+    return f"{_ssa(b, node)}:{n} = " if n > 1 else f"{_ssa(b, node)} = "
 
 
 def _node(b: AdgBuilder, node: Node) -> str:
@@ -83,27 +95,27 @@ def _node(b: AdgBuilder, node: Node) -> str:
     signature = f"{_types(node.inputs)} -> {_types(node.outputs)}"
     p = node.params
     if node.definition is not None:
-        return (f'{_results(node)}fabric.instance @{node.definition.name}({", ".join(ops)}) '
+        return (f'{_results(b, node)}fabric.instance @{node.definition.name}({", ".join(ops)}) '
                 f'{{sym_name = "{node.name}"}} : {signature}')
     if node.kind in ("memory", "extmemory"):
         hw = (f"ldCount = {p['ldCount']}, stCount = {p['stCount']}, lsqDepth = {p['lsqDepth']}, "
               f"memrefType = {p['memrefType']}")
         if node.kind == "memory" or p["numRegion"] != 1:
             hw += f", numRegion = {p['numRegion']}"
-        return f"{_results(node)}fabric.{node.kind} @{node.name} [{hw}] ({', '.join(ops)}) : {signature}"
+        return f"{_results(b, node)}fabric.{node.kind} @{node.name} [{hw}] ({', '.join(ops)}) : {signature}"
     if node.kind == "fifo":
         hw = f"depth = {p['depth']}" + (", bypassable" if p["bypassable"] else "")
-        return f"{_results(node)}fabric.fifo @{node.name} [{hw}] ({ops[0]}) : {signature}"
+        return f"{_results(b, node)}fabric.fifo @{node.name} [{hw}] ({ops[0]}) : {signature}"
     if node.kind == "add_tag":
-        return (f"{_results(node)}fabric.add_tag {ops[0]} {{tag = {p['tag']} : i64}} : "
+        return (f"{_results(b, node)}fabric.add_tag {ops[0]} {{tag = {p['tag']} : i64}} : "
                 f"{node.inputs[0]} -> {node.outputs[0]}")
     if node.kind == "del_tag":
-        return f"{_results(node)}fabric.del_tag {ops[0]} : {node.inputs[0]} -> {node.outputs[0]}"
+        return f"{_results(b, node)}fabric.del_tag {ops[0]} : {node.inputs[0]} -> {node.outputs[0]}"
     assert node.kind == "map_tag", node.kind
     table = p["table"]
     assert isinstance(table, tuple)
     entries = ", ".join(f"[{int(v)} : i64, {s} : i64, {d} : i64]" for v, s, d in table)
-    return (f"{_results(node)}fabric.map_tag {ops[0]} [table_size = {len(table)} : i64] "
+    return (f"{_results(b, node)}fabric.map_tag {ops[0]} [table_size = {len(table)} : i64] "
             f"attributes {{table = [{entries}]}} : {node.inputs[0]} -> {node.outputs[0]}")
 
 

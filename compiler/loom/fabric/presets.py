@@ -1,0 +1,214 @@
+"""Named ADG presets: integer chess-mesh fabrics for the kernels our lowering emits.
+
+Names: `chess-<R>x<C>` plus a memory suffix: none, `-ext<N>` (N extmemories
+with one load and one store lane each, untagged) or `-ext<N>x<L>` (N
+extmemories with L load lanes and one store lane, tagged, with LOOM's tag
+bridges). Sizes 2x2, 4x4, 8x8 and 16x16; `preset(name)` also builds any
+other size or memory count of the same grammar.
+
+How the fabric was chosen:
+
+- Datapath: every network port is `!fabric.bits<64>`, so i64 and 64-bit
+  index values travel unsplit. Function units compute on i64 (i1 for
+  conditions, `index` for addresses): under LOOM's fit rule a narrower
+  software op binds to a wider unit port.
+- Ops: one unit per op kind our lowering emits (lowering/region.py's
+  ARITH_OPS, the control ops of lowering/builder.py, rtl/op_units.py):
+  addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui,
+  cmpi, select, extsi extui trunci index_cast index_castui (both directions
+  of the index casts), handshake constant join mux cond_br load store, and
+  dataflow stream gate carry invariant (-1/-1, seed 001). LOOM does not allow
+  arith.minsi/maxsi/minui/maxui in a unit body; its mapper maps minsi/maxsi
+  onto a cmpi+select body, which `fu_minmax` provides. Forks and buffers are
+  routing, sink is not a unit (design.md section 9).
+- PE kinds (4 inputs, 4 outputs, one per corner switch): a spatial PE runs
+  one unit at a time, so the kinds every kernel needs many of (cond_br,
+  constant, carry, invariant, index_cast, addi, cmpi: the measured top of
+  the DFG op counts) sit in every PE; the rest is spread in a checkerboard
+  like LOOM's heterogeneous meshes: `pe_ctrl` on cells with r+c odd
+  (stream, gate, mux, join, load, store), `pe_alu` on even cells (the other
+  arithmetic, compare-select, casts), and `pe_alu_div` (pe_alu plus the
+  64-bit dividers, the largest units) on even cells of even rows. A 2x2
+  already holds every kind; larger grids hold each many times.
+- Timing: LOOM's builder default 1/1, except muli (4, our unit's default
+  depth) and div/rem (8, the least LOOM's RTL generator accepts).
+- Join: 4 inputs (a PE has 4 inputs), so `max_join_fanin` is 4 and the
+  compiler legalizes wider joins into trees (seed 003).
+- Boundary: 8 scalar inputs spread over the top switches and 4 outputs
+  over the bottom ones (LOOM's side spreading); extmemories alternate left
+  and right sides, their request and response lanes spread on that side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from loom.diagnostics import LoomError
+from loom.fabric import function_units as fu
+from loom.fabric.builder import AdgBuilder, PEDef, bits
+from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, lane_count
+from loom.fabric.topology import SidePorts, chess_mesh, spread
+
+WIDTH = 64
+DATA = "i64"
+SCALAR_INPUTS = 8
+SCALAR_OUTPUTS = 4
+JOIN_FANIN = 4
+MULI_LATENCY = 4
+"""Our muli unit's default pipeline depth (rtl/units.py)."""
+DIV_LATENCY = 8
+"""LOOM's smallest latency for a divider or remainder unit (SVGenFUValidation.cpp)."""
+SIZES = (2, 4, 8, 16)
+MEMORY_VARIANTS = ("", "-ext1", "-ext2", "-ext2x2")
+
+_NAME = re.compile(r"^chess-(\d+)x(\d+)(?:-ext(\d+)(?:x(\d+))?)?$")
+
+
+def _common() -> list[fu.FunctionUnit]:
+    """Units every PE holds: the op kinds a DFG has most of."""
+    return [
+        fu.constant("fu_const", DATA),
+        fu.cond_br("fu_cond_br", DATA),
+        fu.carry("fu_carry", DATA),
+        fu.invariant("fu_invariant", DATA),
+        fu.index_cast("fu_to_index", DATA, "index"),
+        fu.index_cast("fu_from_index", "index", DATA),
+        fu.binary("fu_addi", "arith.addi", DATA),
+        fu.cmpi("fu_cmpi", DATA),
+    ]
+
+
+def _ctrl() -> list[fu.FunctionUnit]:
+    return _common() + [
+        fu.stream("fu_stream", DATA),
+        fu.gate("fu_gate", DATA),
+        fu.mux("fu_mux", DATA),
+        fu.join("fu_join", JOIN_FANIN, DATA),
+        fu.load("fu_load", "index", DATA),
+        fu.store("fu_store", "index", DATA),
+    ]
+
+
+def _alu() -> list[fu.FunctionUnit]:
+    ops = ("subi", "andi", "ori", "xori", "shli", "shrsi", "shrui")
+    return _common() + [fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in ops] + [
+        fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY),
+        fu.select("fu_select", DATA),
+        fu.raw("fu_minmax", [DATA, DATA], [DATA],
+               f"%c = arith.cmpi slt, %arg0, %arg1 : {DATA}\n"
+               f"%r = arith.select %c, %arg0, %arg1 : {DATA}\n"
+               f"fabric.yield %r : {DATA}"),
+        fu.cast("fu_extsi", "arith.extsi", "i32", DATA),
+        fu.cast("fu_extui", "arith.extui", "i32", DATA),
+        fu.cast("fu_trunci", "arith.trunci", DATA, "i32"),
+        fu.cast("fu_to_index_ui", "arith.index_castui", DATA, "index"),
+        fu.cast("fu_from_index_ui", "arith.index_castui", "index", DATA),
+    ]
+
+
+def _alu_div() -> list[fu.FunctionUnit]:
+    return _alu() + [fu.binary(f"fu_{op}", f"arith.{op}", DATA, latency=DIV_LATENCY)
+                     for op in ("divsi", "divui", "remsi", "remui")]
+
+
+@dataclass(frozen=True)
+class ChessPreset:
+    rows: int
+    cols: int
+    memories: int = 0
+    load_lanes: int = 1
+
+    @property
+    def name(self) -> str:
+        suffix = ""
+        if self.memories:
+            suffix = f"-ext{self.memories}" + (f"x{self.load_lanes}" if self.load_lanes > 1 else "")
+        return f"chess-{self.rows}x{self.cols}{suffix}"
+
+    @property
+    def description(self) -> str:
+        mem = "no memory"
+        if self.memories:
+            lanes = (f"{self.load_lanes} tagged load lanes" if self.load_lanes > 1
+                     else "1 load lane")
+            mem = f"{self.memories} extmemory ({lanes}, 1 store lane)"
+        return (f"{self.rows}x{self.cols} chess mesh of 64-bit integer PEs, "
+                f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, {mem}")
+
+
+def parse_preset(name: str) -> ChessPreset:
+    m = _NAME.match(name)
+    if m is None:
+        raise LoomError(f"unknown ADG preset '{name}' (see loom adg --list)")
+    rows, cols, mems, lanes = (int(g) if g else 0 for g in m.groups())
+    if rows < 1 or cols < 1 or (m.group(3) and mems < 1) or (m.group(4) and lanes < 1):
+        raise LoomError(f"ADG preset '{name}': sizes and counts must be at least 1")
+    return ChessPreset(rows, cols, mems, lanes or 1)
+
+
+def presets() -> list[ChessPreset]:
+    """The named presets `loom adg --list` shows."""
+    return [parse_preset(f"chess-{n}x{n}{v}") for n in SIZES for v in MEMORY_VARIANTS]
+
+
+def preset(name: str) -> AdgBuilder:
+    """The builder of preset `name` (ready to write)."""
+    return build_chess(parse_preset(name))
+
+
+def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
+    kinds = {
+        "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl()),
+        "alu": b.define_pe("pe_alu", 4, 4, WIDTH, _alu()),
+        "alu_div": b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div()),
+    }
+
+    def select(r: int, c: int) -> PEDef:
+        if (r + c) % 2:
+            return kinds["ctrl"]
+        return kinds["alu_div"] if r % 2 == 0 else kinds["alu"]
+    return select
+
+
+def build_chess(p: ChessPreset) -> AdgBuilder:
+    b = AdgBuilder(p.name.replace("-", "_"))
+    specs = [ExtMemorySpec(f"extmem_{k}", p.load_lanes, 1) for k in range(p.memories)]
+    per_side = {"left": specs[0::2], "right": specs[1::2]}
+    sides = {
+        "top": SidePorts(inputs=spread(SCALAR_INPUTS, p.cols + 1)),
+        "bottom": SidePorts(outputs=spread(SCALAR_OUTPUTS, p.cols + 1)),
+    }
+    for side, mems in per_side.items():
+        # A memory's responses enter the fabric, its requests leave it.
+        n_in = sum(lane_count(s.response_lanes) for s in mems)
+        n_out = sum(lane_count(s.request_lanes) for s in mems)
+        sides[side] = SidePorts(inputs=spread(n_in, p.rows + 1), outputs=spread(n_out, p.rows + 1))
+    memrefs = [b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(specs)]
+    scalars = [b.add_input(f"in{k}", bits(WIDTH)) for k in range(SCALAR_INPUTS)]
+    results = [b.add_output(f"out{k}", bits(WIDTH)) for k in range(SCALAR_OUTPUTS)]
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides)
+    for src, port in zip(scalars, mesh.ingress["top"]):
+        b.connect(src, port)
+    for port, dst in zip(mesh.egress["bottom"], results):
+        b.connect(port, dst)
+    for side, mems in per_side.items():
+        ingress, egress = iter(mesh.ingress[side]), iter(mesh.egress[side])
+        for spec in mems:
+            k = specs.index(spec)
+            requests = [next(egress) for _ in range(lane_count(spec.request_lanes))]
+            responses = [next(ingress) for _ in range(lane_count(spec.response_lanes))]
+            attach_extmemory(b, spec, memrefs[k], requests, responses)
+            _place_memory(b, spec, side, p, k)
+    return b
+
+
+def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset, k: int) -> None:
+    """Memories sit left or right of the mesh; their bridge nodes keep the default row."""
+    from loom.fabric.topology import CHESS_STEP
+    x = -300.0 if side == "left" else 80 + CHESS_STEP * (p.cols + 1) + 300.0
+    b.viz.place(spec.name, x, 80 + CHESS_STEP * (k // 2 + 0.5) + 200.0 * (k % 2))
+
+
+__all__ = ["ChessPreset", "build_chess", "parse_preset", "preset", "presets"]

@@ -1,0 +1,173 @@
+"""The ADG presets: each one parses, verifies and round-trips with our fabric
+dialect; its config word count, recomputed here from LOOM's per-component
+sizes, equals config_layout's; its PEs hold every op kind our lowering emits;
+its largest join is what the summary reports."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from loom.diagnostics import LoomError
+from loom.dialects.fabric_types import scalar_width
+from loom.fabric.config_layout import fabric_layout
+from loom.fabric.presets import parse_preset, preset, presets
+from loom.fabric.summary import max_join_fanin, summarize
+from loom.ir import parse, print_module, verify_module
+from loom.lowering.region import ARITH_OPS
+
+SMALL = [p.name for p in presets() if p.rows <= 8]
+LARGE = [p.name for p in presets() if p.rows > 8]
+QUICK = {"chess-8x8", "chess-8x8-ext2x2", "chess-16x16-ext2x2"}
+"""The presets of 8x8 and over the default run checks; the others run under -m slow."""
+
+
+def _marked(names: list[str]) -> list:
+    return [n if n in QUICK or parse_preset(n).rows < 8 else pytest.param(n, marks=pytest.mark.slow)
+            for n in names]
+
+
+def _written(name: str, tmp_path) -> tuple[str, ModuleOp]:
+    mlir, _ = preset(name).write(tmp_path, name)
+    text = mlir.read_text()
+    parsed = parse(text, str(mlir))
+    verify_module(parsed.module, str(mlir), parsed.op_positions)
+    return text, parsed.module
+
+
+def _round_trips(module: ModuleOp) -> None:
+    printed = print_module(module)
+    again = parse(printed, "printed.mlir")
+    verify_module(again.module, "printed.mlir", again.op_positions)
+    assert print_module(again.module) == printed
+
+
+def _cw(n: int) -> int:
+    return (n - 1).bit_length() if n > 1 else 0
+
+
+def _words(bits: int) -> int:
+    return -(-bits // 32)
+
+
+def _fu_payload(fu: Operation) -> int:
+    """LOOM's FU config fields (ConfigGenConfig.cpp, loom-fabric-notes section 4.5)."""
+    bits = 0
+    for op in fu.regions[0].block.ops:
+        if op.name == "handshake.constant":
+            bits += scalar_width(op.results[0].type) or 0
+        elif op.name in ("arith.cmpi", "arith.cmpf"):
+            bits += 4
+        elif op.name == "dataflow.stream":
+            bits += 5
+        elif op.name == "handshake.join":
+            bits += len(op.operands)
+    return bits
+
+
+def _loom_word_count(module: ModuleOp) -> int:
+    """Config words by LOOM's sizes, from the parsed ADG alone."""
+    defs = {op.attributes["sym_name"].data: op for op in module.ops
+            if "sym_name" in op.attributes}
+    top = next(op for op in module.ops if op.name == "fabric.module")
+    words = 0
+    for node in top.regions[0].block.ops:
+        target = defs.get(node.attributes["module"].data) if node.name == "fabric.instance" else node
+        if target is None:
+            continue
+        if target.name == "fabric.spatial_sw":
+            table = "".join(s.data for s in target.attributes["connectivity_table"].data)
+            words += _words(table.count("1"))
+        elif target.name == "fabric.temporal_sw":
+            table = "".join(s.data for s in target.attributes["connectivity_table"].data)
+            tag = target.attributes["function_type"].inputs.data[0].tag_width  # type: ignore[attr-defined]
+            slots = target.attributes["num_route_table"].value.data
+            words += _words(slots * (1 + tag + table.count("1")))
+        elif target.name == "fabric.add_tag":
+            words += 1
+        elif target.name in ("fabric.extmemory", "fabric.memory"):
+            words += 5 * (target.attributes["numRegion"].value.data
+                          if "numRegion" in target.attributes else 1)
+        elif target.name == "fabric.spatial_pe":
+            fus = [op for op in target.regions[0].block.ops if op.name == "fabric.function_unit"]
+            n_in, n_out = len(target.regions[0].block.args), len(target.attributes["function_type"].outputs.data)  # type: ignore[attr-defined]
+            max_in = max(len(f.regions[0].block.args) for f in fus)
+            max_out = max(len(f.attributes["function_type"].outputs.data) for f in fus)  # type: ignore[attr-defined]
+            bits = 1 + _cw(len(fus)) + max_in * (_cw(n_in) + 2) + max_out * (_cw(n_out) + 2)
+            words += _words(bits + max(_fu_payload(f) for f in fus))
+    return words
+
+
+@pytest.mark.parametrize("name", _marked(SMALL))
+def test_preset_parses_verifies_round_trips(name, tmp_path):
+    _, module = _written(name, tmp_path)
+    _round_trips(module)
+    assert fabric_layout(module).word_count == _loom_word_count(module)
+    assert summarize(module).config_words == _loom_word_count(module)
+
+
+@pytest.mark.parametrize("name", _marked(LARGE))
+def test_large_preset_parses_verifies_round_trips(name, tmp_path):
+    _, module = _written(name, tmp_path)
+    _round_trips(module)
+    assert fabric_layout(module).word_count == _loom_word_count(module)
+
+
+def _pe_ops(module: ModuleOp) -> dict[str, list[set[str]]]:
+    """PE definition -> the op names of each of its function units."""
+    return {pe.attributes["sym_name"].data: [
+        {op.name for op in fu.regions[0].block.ops if op.name != "fabric.yield"}
+        for fu in pe.regions[0].block.ops if fu.name == "fabric.function_unit"]
+        for pe in module.ops if pe.name == "fabric.spatial_pe"}
+
+
+# LOOM allows no min/max op in a unit body; its mapper hosts minsi/maxsi on cmpi+select.
+MIN_MAX = {"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"}
+CONTROL_OPS = {"handshake.constant", "handshake.join", "handshake.mux", "handshake.cond_br",
+               "handshake.load", "handshake.store", "dataflow.stream", "dataflow.gate",
+               "dataflow.carry", "dataflow.invariant"}
+
+
+def test_smallest_preset_covers_every_lowered_op(tmp_path):
+    _, module = _written("chess-2x2", tmp_path)
+    units = [ops for pe in _pe_ops(module).values() for ops in pe]
+    singles = {next(iter(ops)) for ops in units if len(ops) == 1}
+    assert (ARITH_OPS - MIN_MAX) | CONTROL_OPS <= singles
+    assert {"arith.cmpi", "arith.select"} in units
+
+
+def test_frequent_ops_sit_in_every_pe(tmp_path):
+    _, module = _written("chess-4x4", tmp_path)
+    for pe, units in _pe_ops(module).items():
+        singles = {next(iter(ops)) for ops in units if len(ops) == 1}
+        assert {"handshake.cond_br", "handshake.constant", "dataflow.carry",
+                "dataflow.invariant", "arith.index_cast", "arith.addi", "arith.cmpi"} <= singles, pe
+    top = next(op for op in module.ops if op.name == "fabric.module")
+    kinds = [op.attributes["module"].data for op in top.regions[0].block.ops
+             if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")]
+    # the checkerboard: half control PEs, a quarter with dividers
+    assert (kinds.count("pe_ctrl"), kinds.count("pe_alu"), kinds.count("pe_alu_div")) == (8, 4, 4)
+
+
+def test_grid_names_and_join_fanin(tmp_path):
+    _, module = _written("chess-2x2-ext2x2", tmp_path)
+    names = {op.attributes["sym_name"].data for op in module.walk() if op.name == "fabric.instance"}
+    assert {f"pe_{r}_{c}" for r in range(2) for c in range(2)} <= names
+    assert {f"sw_{r}_{c}" for r in range(3) for c in range(3)} <= names
+    assert max_join_fanin(module) == 4
+    summary = summarize(module)
+    assert summary.components == {"spatial_pe": 4, "spatial_sw": 11, "temporal_sw": 4,
+                                  "extmemory": 2, "add_tag": 8, "del_tag": 10}
+    assert (summary.inputs, summary.memref_inputs, summary.outputs) == (10, 2, 4)
+
+
+def test_preset_names():
+    assert [p.name for p in presets()][:4] == ["chess-2x2", "chess-2x2-ext1", "chess-2x2-ext2",
+                                               "chess-2x2-ext2x2"]
+    assert {16} <= {p.rows for p in presets()}
+    p = parse_preset("chess-3x5-ext3x4")
+    assert (p.rows, p.cols, p.memories, p.load_lanes, p.name) == (3, 5, 3, 4, "chess-3x5-ext3x4")
+    for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0"):
+        with pytest.raises(LoomError):
+            parse_preset(bad)
