@@ -275,3 +275,35 @@ def test_pe_needs_units_with_distinct_names():
     with pytest.raises(LoomError, match="function unit names repeat"):
         b.define_pe("pe", 2, 1, 64, [unit, unit])
     assert bits(8) == "!fabric.bits<8>"
+
+
+def test_fifo_map_tag_and_on_chip_memory():
+    b = AdgBuilder("misc")
+    t1 = "!fabric.tagged<!fabric.bits<64>, i1>"
+    t2 = "!fabric.tagged<!fabric.bits<64>, i2>"
+    sw = b.define_switch("sw", 4, 4, 64)
+    b.instance(sw, "sw_0")
+    b.connect(b.add_input("a", B), PortRef("sw_0", 3))
+    fifo = b.fifo("fifo_0", B, 2, bypassable=True)
+    b.connect(PortRef("sw_0", 3), PortRef(fifo.name, 0))
+    tag = b.add_tag(B, t1, 1)
+    b.connect(PortRef(fifo.name, 0), PortRef(tag.name, 0))
+    remap = b.map_tag(t1, t2, [(True, 1, 3), (False, 0, 0)])
+    b.connect(PortRef(tag.name, 0), PortRef(remap.name, 0))
+    drop = b.del_tag(t2, B)
+    b.connect(PortRef(remap.name, 0), PortRef(drop.name, 0))
+    b.connect(PortRef(drop.name, 0), b.add_output("o", B))
+    from loom.fabric.memory_bridge import attach_memory
+    attach_memory(b, ExtMemorySpec("memory_0", ld=1, st=1, memref_type="memref<256xi64>"),
+                  [PortRef("sw_0", k) for k in range(3)], [PortRef("sw_0", k) for k in range(3)])
+    text = b.emit()
+    assert "fabric.fifo @fifo_0 [depth = 2, bypassable] (" in text
+    assert ("fabric.map_tag %v2 [table_size = 2 : i64] attributes {table = [[1 : i64, 1 : i64, "
+            "3 : i64], [0 : i64, 0 : i64, 0 : i64]]}") in text
+    assert ("fabric.memory @memory_0 [ldCount = 1, stCount = 1, lsqDepth = 0, "
+            "memrefType = memref<256xi64>, numRegion = 1] (") in text
+    module = b.build()
+    from loom.fabric.config_layout import fabric_layout
+    kinds = [s.kind for s in fabric_layout(module).slices]
+    assert kinds == ["spatial_sw", "fifo", "add_tag", "map_tag", "memory"]
+    assert round_trips(text)
