@@ -10,7 +10,7 @@ from loom.cli import HANDLERS, main
 COMMAND_FLAGS = {
     "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
     "run": ["--bundle", "--stage", "-o"],
-    "rtl": ["-o"],
+    "rtl": ["-o", "--adg"],
     "sim": ["--seed", "--ideal", "--waves", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
     "adg": ["PRESET|check", "FILE", "--list", "-o"],

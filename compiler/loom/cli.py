@@ -39,8 +39,9 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def _add_c_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("kernel", metavar="K", help=KERNEL_HELP)
+def _add_c_flags(p: argparse.ArgumentParser, kernel_optional: bool = False) -> None:
+    p.add_argument("kernel", metavar="K", help=KERNEL_HELP,
+                   nargs="?" if kernel_optional else None)
     p.add_argument("--top", metavar="F",
                    help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[],
@@ -87,8 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rtl", help="SystemVerilog netlist, units and a file list",
                        description="Write DIR/rtl/<name>_top.sv, the specialized units "
-                                   "and DIR/rtl/<name>.f.")
-    _add_c_flags(p)
+                                   "and DIR/rtl/<name>.f; with --adg A (and no kernel), "
+                                   "the fabric RTL: DIR/rtl/<adg>_fabric.sv, its component "
+                                   "modules and DIR/rtl/<adg>.f.")
+    _add_c_flags(p, kernel_optional=True)
+    p.add_argument("--adg", metavar="A",
+                   help="an ADG (.fabric.mlir file or preset name): write its fabric RTL")
 
     p = sub.add_parser("sim", help="the whole flow on Verilator through cocotb",
                        description="Compile, run the golden model, emit RTL and simulate "

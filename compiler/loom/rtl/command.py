@@ -12,6 +12,7 @@ from pathlib import Path
 
 from xdsl.ir import Operation
 
+from loom.diagnostics import LoomError
 from loom.inputs import prepare
 from loom.ir import load_module
 from loom.golden.run import find_func
@@ -53,6 +54,11 @@ def write_rtl(func: Operation, source: str, out_dir: Path, name: str) -> RtlArti
 
 
 def rtl_main(args: argparse.Namespace) -> int:
+    if args.adg is not None:
+        from loom.fabric.rtl.command import fabric_rtl_main
+        return fabric_rtl_main(args)
+    if args.kernel is None:
+        raise LoomError("loom rtl: give a kernel K, or --adg A for the fabric RTL")
     args.bundle = None
     inputs = prepare(args, need_bundle=False)
     func = find_func(load_module(inputs.dfg), args.top, str(inputs.dfg))

@@ -1,0 +1,160 @@
+"""Fabric component modules: one specialized SystemVerilog module per
+component kind and parameter set, rendered from templates/fabric_<kind>.sv.j2.
+
+Every module has `clk`, `rst`, packed handshake buses `in_data/in_valid/
+in_ready` and `out_*` (one lane per port, each lane as wide as the widest
+port of its side) and, when its slice has bits, a static `cfg` bus holding
+the slice (bit k of the bus is bit k of the slice's first word onward).
+Field positions inside `cfg` come from the slice of loom.fabric.config_layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from loom.diagnostics import LoomError
+from loom.dialects import fabric_syntax as fs
+from loom.fabric.config_layout import Slice
+from loom.fabric.rtl.graph import Node, tag_width, value_width, wire_width
+from loom.rtl.render import render_unit, template_environment
+
+
+@dataclass(frozen=True)
+class Module:
+    """One rendered SystemVerilog module."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Component:
+    """A node's module, its port shape and the modules it instantiates."""
+
+    module: str
+    n_in: int
+    w_in: int
+    n_out: int
+    w_out: int
+    cfg_bits: int
+    clocked: bool = True
+    files: tuple[Module, ...] = field(default_factory=tuple)
+    """The component's own module last, its submodules before it."""
+
+
+def field_offsets(s: Slice | None) -> dict[str, tuple[int, int]]:
+    """name -> (bit offset in the slice, width), in the layout's field order."""
+    offsets: dict[str, tuple[int, int]] = {}
+    pos = 0
+    for f in (s.fields if s is not None else ()):
+        offsets[f.name] = (pos, f.width)
+        pos += f.width
+    return offsets
+
+
+def _digest(params: Any) -> str:
+    return hashlib.sha1(repr(params).encode()).hexdigest()[:8]
+
+
+def render_fabric(template: str, module: str, params: dict[str, Any],
+                  origin: str, **context: Any) -> Module:
+    text = template_environment().get_template(f"{template}.sv.j2").render(
+        module=module, **context)
+    header = (f"// {module}: rendered from templates/{template}.sv.j2\n"
+              f"// parameters: {', '.join(f'{k}={v!r}' for k, v in params.items())}\n"
+              f"// for: {origin}\n")
+    return Module(module, header + text)
+
+
+def _widths(node: Node) -> tuple[int, int]:
+    w_in = max((wire_width(t) for t in node.in_types), default=1)
+    w_out = max((wire_width(t) for t in node.out_types), default=1)
+    return w_in, w_out
+
+
+def _spatial_sw(node: Node, s: Slice | None) -> Component:
+    w_in, w_out = _widths(node)
+    w = max(w_in, w_out)
+    n_in, n_out = len(node.in_types), len(node.out_types)
+    offs = field_offsets(s)
+    routes = [(o, i, offs[f"route.o{o}.i{i}"][0]) for o in range(n_out) for i in range(n_in)
+              if f"route.o{o}.i{i}" in offs]
+    bits = s.bits if s is not None else 0
+    params = dict(n_in=n_in, n_out=n_out, w=w, routes=routes)
+    name = f"loom_fabric_spatial_sw_i{n_in}_o{n_out}_w{w}_{_digest(routes)}"
+    mod = render_fabric("fabric_spatial_sw", name, params, f"fabric.spatial_sw {node.name}",
+                        n_in=n_in, n_out=n_out, w=w, routes=routes, cfg_bits=bits)
+    return Component(name, n_in, w, n_out, w, bits, True, (mod,))
+
+
+def _fifo(node: Node, s: Slice | None) -> Component:
+    w_in, w_out = _widths(node)
+    w = max(w_in, w_out)
+    depth = fs.int_param(node.definition, "depth", 1) or 1
+    bypassable = s is not None and s.bits > 0
+    if depth == 1:
+        inner, text = render_unit("oehb", w=w, origin=f"fabric.fifo {node.name}")
+    else:
+        inner, text = render_unit("fifo", slots=depth, w=w, origin=f"fabric.fifo {node.name}")
+    name = f"loom_fabric_fifo_d{depth}_w{w}{'_b' if bypassable else ''}"
+    params = dict(depth=depth, w=w, bypassable=bypassable)
+    mod = render_fabric("fabric_fifo", name, params, f"fabric.fifo {node.name}", w=w,
+                        inner=inner, bypassable=bypassable,
+                        bypass_bit=field_offsets(s).get("bypassed", (0, 0))[0])
+    return Component(name, 1, w, 1, w, s.bits if bypassable and s else 0, True,
+                     (Module(inner, text), mod))
+
+
+def _add_tag(node: Node, s: Slice | None) -> Component:
+    out = node.out_types[0]
+    w_in, v, k = wire_width(node.in_types[0]), value_width(out), tag_width(out)
+    offs = field_offsets(s)
+    if "tag" not in offs:
+        raise LoomError(f"fabric.add_tag {node.name} has no tag")
+    name = f"loom_fabric_add_tag_w{w_in}_v{v}_t{k}"
+    mod = render_fabric("fabric_add_tag", name, dict(w_in=w_in, v=v, k=k),
+                        f"fabric.add_tag {node.name}", w_in=w_in, v=v, k=k,
+                        cfg_bits=s.bits if s else 0)
+    return Component(name, 1, w_in, 1, v + k, s.bits if s else 0, False, (mod,))
+
+
+def _del_tag(node: Node, s: Slice | None) -> Component:
+    src = node.in_types[0]
+    w_out, v, k = wire_width(node.out_types[0]), value_width(src), tag_width(src)
+    name = f"loom_fabric_del_tag_v{v}_t{k}_w{w_out}"
+    mod = render_fabric("fabric_del_tag", name, dict(v=v, k=k, w_out=w_out),
+                        f"fabric.del_tag {node.name}", v=v, k=k, w_out=w_out)
+    return Component(name, 1, v + k, 1, w_out, 0, False, (mod,))
+
+
+def _map_tag(node: Node, s: Slice | None) -> Component:
+    src, dst = node.in_types[0], node.out_types[0]
+    v, k_in, k_out = value_width(src), tag_width(src), tag_width(dst)
+    offs = field_offsets(s)
+    entries = [(offs[f"entry{e}.valid"][0], offs[f"entry{e}.src_tag"][0],
+                offs[f"entry{e}.dst_tag"][0]) for e in range(len(offs) // 3)]
+    name = f"loom_fabric_map_tag_v{v}_i{k_in}_o{k_out}_n{len(entries)}"
+    mod = render_fabric("fabric_map_tag", name, dict(v=v, k_in=k_in, k_out=k_out,
+                                                     entries=len(entries)),
+                        f"fabric.map_tag {node.name}", v=v, k_in=k_in, k_out=k_out,
+                        entries=entries, cfg_bits=s.bits if s else 0)
+    return Component(name, 1, v + k_in, 1, v + k_out, s.bits if s else 0, False, (mod,))
+
+
+_KINDS = {
+    "spatial_sw": _spatial_sw,
+    "fifo": _fifo,
+    "add_tag": _add_tag,
+    "del_tag": _del_tag,
+    "map_tag": _map_tag,
+}
+
+
+def component(node: Node, s: Slice | None) -> Component:
+    """The module of one graph node configured by slice `s` (None: no config bits)."""
+    make = _KINDS.get(node.kind)
+    if make is None:
+        raise LoomError(f"fabric.{node.kind} '{node.name}': no fabric RTL for this component yet")
+    return make(node, s)

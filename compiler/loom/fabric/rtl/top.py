@@ -1,0 +1,173 @@
+"""The fabric top: config store, component instances and the wiring of a
+fabric.module, with module ports held until configuration is done.
+
+Top ports: `clk`, `rst` (synchronous, active high), the config stream
+`cfg_valid / cfg_ready / cfg_wdata[31:0] / cfg_last`, channel `in<k>` per
+non-memref module argument k and `out<i>` per result. Each component gets its
+slice of the config store (offsets from loom.fabric.config_layout). Wires
+between ports of different widths are LSB-aligned: truncated or
+zero-extended (LOOM's connection rule).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import SSAValue
+
+from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
+from loom.fabric.rtl.graph import FabricGraph, fabric_graph, wire_width
+from loom.fabric.rtl.modules import Component, Module, component, render_fabric
+
+
+def identifier(name: str) -> str:
+    """`name` as a SystemVerilog identifier (chess-2x2 -> chess_2x2)."""
+    ident = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return ident if re.match(r"[A-Za-z_]", ident) else f"m_{ident}"
+
+
+@dataclass
+class _Wiring:
+    """Lines of the top body and the bits nothing reads (for one `unused` wire)."""
+
+    decls: list[str] = field(default_factory=list)
+    body: list[str] = field(default_factory=list)
+    unused: list[str] = field(default_factory=list)
+
+    def adapt(self, expr: str, src: int, dst: int) -> str:
+        if dst == src:
+            return expr
+        if dst > src:
+            return f"{{{dst - src}'d0, {expr}}}"
+        self.unused.append(f"{expr}[{src - 1}:{dst}]")
+        return f"{expr}[{dst - 1}:0]"
+
+
+@dataclass(frozen=True)
+class FabricRtl:
+    top: str
+    """The top module's name."""
+    modules: tuple[Module, ...]
+    """Every module, submodules first, the top last."""
+    layout: FabricLayout
+    graph: FabricGraph
+
+    def port_names(self) -> tuple[list[str], list[str]]:
+        """The data channel names of the top: inputs, outputs."""
+        ins = [f"in{k}" for k, a in enumerate(self.graph.args)
+               if not isinstance(a.type, MemRefType)]
+        return ins, [f"out{i}" for i in range(len(self.graph.results))]
+
+
+def fabric_rtl(module: ModuleOp, name: str) -> FabricRtl:
+    """The fabric RTL of the first fabric.module of `module`; top `<name>_fabric`."""
+    graph = fabric_graph(module)
+    layout = fabric_layout(module)
+    sliced = {s.name: s for s in layout.slices}
+    comps = [(n, component(n, sliced.get(n.name))) for n in graph.nodes]
+    modules: dict[str, Module] = {}
+    for _, comp in comps:
+        for m in comp.files:
+            modules.setdefault(m.name, m)
+    top = f"{identifier(name)}_fabric"
+    store = render_fabric("fabric_config", f"{top}_config", dict(words=layout.word_count),
+                          f"fabric.module @{graph.module}", words=layout.word_count,
+                          cw=max(1, layout.word_count.bit_length()))
+    modules[store.name] = store
+    text = _top_text(top, graph, layout, comps, store.name)
+    modules[top] = render_fabric("fabric_top", top, dict(module=graph.module),
+                                 f"fabric.module @{graph.module}", **text)
+    return FabricRtl(top, tuple(modules.values()), layout, graph)
+
+
+def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
+              comps: list, store: str) -> dict:
+    w = _Wiring()
+    names: dict[int, str] = {}
+    widths: dict[int, int] = {}
+
+    def declare(v: SSAValue, name: str) -> None:
+        names[id(v)] = name
+        widths[id(v)] = wire_width(v.type)
+        w.decls += [f"logic [{widths[id(v)] - 1}:0] {name}_data;",
+                    f"logic {name}_valid;", f"logic {name}_ready;"]
+
+    ports_in, ports_out = [], []
+    for k, a in enumerate(graph.args):
+        if isinstance(a.type, MemRefType):
+            continue
+        declare(a, f"arg{k}")
+        bits = wire_width(a.type)
+        ports_in.append((f"in{k}", bits))
+        w.body += [f"assign arg{k}_data = in{k}_data;",
+                   f"assign arg{k}_valid = in{k}_valid & cfg_done;",
+                   f"assign in{k}_ready = arg{k}_ready & cfg_done;"]
+    for node, _ in comps:
+        for j, r in enumerate(node.outputs):
+            declare(r, f"{identifier(node.name)}_r{j}")
+    used_cfg: list[tuple[int, int]] = []
+    for node, comp in comps:
+        _instance(w, node, comp, names, widths, layout, used_cfg)
+    for i, v in enumerate(graph.results):
+        bits = wire_width(v.type)
+        ports_out.append((f"out{i}", bits))
+        src = names[id(v)]
+        w.body += [f"assign out{i}_data = {w.adapt(f'{src}_data', widths[id(v)], bits)};",
+                   f"assign out{i}_valid = {src}_valid & cfg_done;",
+                   f"assign {src}_ready = out{i}_ready & cfg_done;"]
+    w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
+    return dict(ports_in=ports_in, ports_out=ports_out, store=store,
+                words=layout.word_count, decls=w.decls, body=w.body, unused=w.unused)
+
+
+def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
+              widths: dict[int, int], layout: FabricLayout,
+              used_cfg: list[tuple[int, int]]) -> None:
+    inst = identifier(node.name)
+    b = f"{inst}_io"
+    w.decls += [f"logic [{comp.n_in * comp.w_in - 1}:0] {b}_in_data;",
+                f"logic [{comp.n_in - 1}:0] {b}_in_valid;",
+                f"logic [{comp.n_in - 1}:0] {b}_in_ready;",
+                f"logic [{comp.n_out * comp.w_out - 1}:0] {b}_out_data;",
+                f"logic [{comp.n_out - 1}:0] {b}_out_valid;",
+                f"logic [{comp.n_out - 1}:0] {b}_out_ready;"]
+    for k, v in enumerate(node.inputs):
+        src = names[id(v)]
+        lane = f"{b}_in_data[{k * comp.w_in + comp.w_in - 1}:{k * comp.w_in}]"
+        w.body += [f"assign {lane} = {w.adapt(f'{src}_data', widths[id(v)], comp.w_in)};",
+                   f"assign {b}_in_valid[{k}] = {src}_valid;",
+                   f"assign {src}_ready = {b}_in_ready[{k}];"]
+    for j, r in enumerate(node.outputs):
+        dst = names[id(r)]
+        lane = f"{b}_out_data[{j * comp.w_out + comp.w_out - 1}:{j * comp.w_out}]"
+        w.body += [f"assign {dst}_data = {w.adapt(lane, comp.w_out, widths[id(r)])};",
+                   f"assign {dst}_valid = {b}_out_valid[{j}];",
+                   f"assign {b}_out_ready[{j}] = {dst}_ready;"]
+    conns = [".clk(clk)", ".rst(rst)"] if comp.clocked else []
+    conns += [f".in_data({b}_in_data)", f".in_valid({b}_in_valid)",
+              f".in_ready({b}_in_ready)", f".out_data({b}_out_data)",
+              f".out_valid({b}_out_valid)", f".out_ready({b}_out_ready)"]
+    if comp.cfg_bits:
+        lo = layout.slice(node.name).word_offset * WORD_BITS
+        used_cfg.append((lo, comp.cfg_bits))
+        conns.append(f".cfg(cfg_bits[{lo + comp.cfg_bits - 1}:{lo}])")
+    w.body.append(f"{comp.module} {inst} (\n    " + ",\n    ".join(conns) + "\n  );")
+
+
+def _unused_cfg(total: int, used: list[tuple[int, int]]) -> list[str]:
+    """Ranges of the config store no component reads (word padding)."""
+    covered = [False] * total
+    for lo, n in used:
+        covered[lo:lo + n] = [True] * n
+    ranges, k = [], 0
+    while k < total:
+        if covered[k]:
+            k += 1
+            continue
+        start = k
+        while k < total and not covered[k]:
+            k += 1
+        ranges.append(f"cfg_bits[{k - 1}:{start}]")
+    return ranges
