@@ -4,7 +4,9 @@
 // Requests are accepted under seeded random backpressure; a write takes
 // effect at acceptance; every request gets one response, in request order,
 // after a seeded random latency of 1..max_latency cycles (read data is the
-// element at acceptance). Contents are loaded from +loom_mem_<NAME>=<file>
+// element at acceptance). Every access is thus performed at one point, in
+// request order, as "done means ordered" (design.md) requires of the
+// storage: a read served at response time would see a later write (WAR). Contents are loaded from +loom_mem_<NAME>=<file>
 // ($readmemh) and written to +loom_memout_<NAME>=<file> when `dump` rises.
 // Plusargs: +loom_seed=<n>, +loom_mem_ready_pct=<0..100>,
 // +loom_mem_max_latency=<n>. Out-of-range addresses are reported and flagged.

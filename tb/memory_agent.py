@@ -4,6 +4,8 @@ Requests (`<p>_req_valid/ready`, `_addr`, `_wdata`, `_we`) are accepted under
 seeded random backpressure and take effect in order at acceptance; each gets
 one response (`<p>_resp_valid/ready/_data`) after a seeded random latency,
 in request order. Read data is that of the element at acceptance time.
+When the bridge has a `<p>_idle` output, it is checked every cycle: high
+exactly when no request waits at the port and no response is outstanding.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class MemoryAgent:
         self.offering = False
         self.errors: list[str] = []
         self.requests = 0
+        self.max_in_flight = 0   # requests waiting at the port or answered later
+        self.idle = getattr(dut, f"{prefix}_idle", None)   # a bridge status wire, if any
         self.req_ready.value = 0
         self.resp_valid.value = 0
 
@@ -39,6 +43,12 @@ class MemoryAgent:
             self.resp_valid.value = int(due)
 
     def sample(self, cycle: int) -> None:
+        in_flight = len(self.pending) + int(self.req_valid.value)
+        self.max_in_flight = max(self.max_in_flight, in_flight)
+        if self.idle is not None and int(self.idle.value) != (in_flight == 0) \
+                and len(self.errors) < 10:
+            self.errors.append(f"cycle {cycle}: idle is {int(self.idle.value)} with "
+                               f"{in_flight} request(s) in flight")
         if self.offering and int(self.resp_ready.value):
             self.pending.popleft()
             self.offering = False

@@ -248,16 +248,25 @@ def _invariant(params: Params) -> UnitCase:
 
 # ---------------------------------------------------------------- memory
 
+def _memory_ins(ld: int, st: int, rank: int) -> list[str]:
+    """Input channels in golden operand order (seed 000 packing: stores first)."""
+    return ([c for s in range(st) for c in [f"st_data{s}"] + [f"st_addr{s * rank + k}" for k in range(rank)]]
+            + [f"ld_addr{j * rank + k}" for j in range(ld) for k in range(rank)])
+
+
 def _memory(family: str, params: Params) -> UnitCase:
     """A program of accesses ordered the way a ctrl-done chain orders them:
     a store, or a group of loads on distinct ports (read-after-read runs in
     parallel), each group offered only after every done token of the
-    previous group has come out."""
+    previous group has come out. Done means ordered (design.md): a done
+    token comes at acceptance, so the next group enters while earlier ones
+    are still in flight; half of the addresses hit two hot elements, so a
+    store and loads of the same element are in flight together and the loaded
+    values show whether the memory kept the acceptance order."""
     spec = unit_spec(family, **params)
     ld, st, shape, w = params["ld"], params["st"], tuple(params["shape"]), params["w"]
     rank = len(shape)
-    ins = ([c for s in range(st) for c in [f"st_data{s}"] + [f"st_addr{s * rank + k}" for k in range(rank)]]
-           + [f"ld_addr{j * rank + k}" for j in range(ld) for k in range(rank)])
+    ins = _memory_ins(ld, st, rank)
     n_in = len(ins)
     size = 1
     for d in shape:
@@ -269,9 +278,11 @@ def _memory(family: str, params: Params) -> UnitCase:
         done = {f"st_done{s}": 0 for s in range(st)} | {f"ld_done{j}": 0 for j in range(ld)}
         batches: list[list[tuple[int, Any]]] = []
         after: list[tuple[str, int]] | None = None
+        hot = [[rng.randrange(e) for e in shape] for _ in range(2)]
         for _ in range(count):
             batch = []
-            addr = lambda: [rng.randrange(e) for e in shape]  # noqa: E731
+            addr = lambda: (list(rng.choice(hot)) if rng.random() < 0.5  # noqa: E731
+                            else [rng.randrange(e) for e in shape])
             if st and (not ld or rng.random() < 0.45):
                 s = rng.randrange(st)
                 base = s * (1 + rank)
@@ -310,6 +321,51 @@ def _memory(family: str, params: Params) -> UnitCase:
         return Expected(outs, consumed, memory=actor.storage if family == "extmemory" else None)
 
     return UnitCase(spec, stimulus, expected, in_channels=ins, tokens_scale=0.5)
+
+
+def memory_stream_cases(family: str, params: Params) -> list[UnitCase]:
+    """Two throughput cases for one memory parameter set: a stream of loads
+    on load port 0 and a stream of stores on store port 0, each with no
+    gate between accesses (one port serves its requests in order, so the
+    golden streams need none). With nothing stalling, a pipelined interface
+    takes one access per cycle per port."""
+    spec = unit_spec(family, **params)
+    ld, st, shape, w = params["ld"], params["st"], tuple(params["shape"]), params["w"]
+    rank = len(shape)
+    n_in = st * (1 + rank) + ld * rank
+    size = 1
+    for d in shape:
+        size *= d
+
+    def case(kind: str) -> UnitCase:
+        carried: dict[str, list[int] | None] = {"storage": None}
+
+        def stimulus(rng: random.Random, count: int) -> Stimulus:
+            inputs: list[list[Any]] = [[] for _ in range(n_in)]
+            batches = []
+            for _ in range(count):
+                addr = [rng.randrange(e) for e in shape]
+                toks = ([rand_value(rng, w)] if kind == "store" else []) + addr
+                base = 0 if kind == "store" else st * (1 + rank)
+                batch = [(base + i, t) for i, t in enumerate(toks)]
+                for k, t in batch:
+                    inputs[k].append(t)
+                batches.append(batch)
+            meta: dict[str, Any] = {"batches": batches}
+            if family == "extmemory":
+                meta["memory"] = [rng.getrandbits(w) for _ in range(size)]
+            return Stimulus(inputs, {}, meta)
+
+        def expected(stim: Stimulus) -> Expected:
+            initial = stim.meta["memory"] if family == "extmemory" else carried["storage"]
+            actor = memory.Memory(ld, st, shape, w, initial)
+            outs, consumed = golden_stepwise(actor, n_in, stim.meta["batches"])
+            carried["storage"] = list(actor.storage)
+            return Expected(outs, consumed, memory=actor.storage if family == "extmemory" else None)
+
+        return UnitCase(spec, stimulus, expected, in_channels=_memory_ins(ld, st, rank))
+
+    return [case(kind) for kind, n in (("load", ld), ("store", st)) if n]
 
 
 # ---------------------------------------------------------------- registry

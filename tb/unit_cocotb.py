@@ -87,6 +87,7 @@ async def _episode(bench: Bench, dut: Any, ep: dict[str, Any]) -> dict[str, Any]
         "transfers": {name: m.transfers for name, m in monitors.items()},
         "violations": [v for c in checkers for v in c.violations],
         "memories": {prefix: a.mem for prefix, a in agents},
+        "memory_in_flight": {prefix: a.max_in_flight for prefix, a in agents},
         "memory_errors": [e for _, a in agents for e in a.errors],
     }
 

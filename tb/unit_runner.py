@@ -180,6 +180,11 @@ def wrapper_sv(top: str, instances: list[tuple[str, UnitSpec]]) -> str:
     for prefix, spec in instances:
         conns = [".clk(clk)", ".rst(rst)"] if spec.clocked else []
         for p in spec.ports:
+            if p.plain:   # a status wire: one top port of the same name
+                ports.append(_decl("output" if p.direction == "out" else "input", 1,
+                                   f"{prefix}_{p.name}"))
+                conns.append(f".{p.name}({prefix}_{p.name})")
+                continue
             for direction, sig, bits in p.signals():
                 suffix = sig[len(p.name) + 1:]          # data, valid, ready, <extra>
                 per = bits // p.n
@@ -268,6 +273,7 @@ class Profile:
     name: str
     idle: tuple[float, float]
     ready: tuple[float, float]
+    mem_latency: tuple[int, int] = (1, 6)   # response latency range of memory agents
 
 
 PROFILES = (
@@ -290,7 +296,8 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
               profiles: Sequence[Profile] = PROFILES) -> dict[str, Any]:
     """Builds one wrapper for all cases, runs every profile as an episode and
     checks every channel against the golden streams. Raises AssertionError
-    naming the first divergence; returns a summary (cycles per episode)."""
+    naming the first divergence; returns a summary per episode: its cycles
+    and, per memory agent, the most requests it had in flight at once."""
     build = UnitBuild(name, [c.spec for c in cases])
     build.build()
     rng = random.Random(f"{name}:{seed}")
@@ -325,7 +332,7 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
             if "memory" in stim.meta:   # initial contents behind mem_req / mem_resp
                 ep["memories"].append({
                     "prefix": f"{prefix}_mem", "contents": stim.meta["memory"],
-                    "latency": [1, 6], "req_ready": rng.uniform(*prof.ready),
+                    "latency": list(prof.mem_latency), "req_ready": rng.uniform(*prof.ready),
                     "seed": rng.getrandbits(32)})
         ep["max_cycles"] = 200 + 40 * total
         episodes.append(ep)
@@ -334,7 +341,8 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
     summary = {}
     for ep, res, per_ep in zip(episodes, results["episodes"], checks):
         _check_episode(name, ep, res, per_ep)
-        summary[ep["name"]] = res["cycles"]
+        summary[ep["name"]] = {"cycles": res["cycles"],
+                               "mem_in_flight": res.get("memory_in_flight", {})}
     return summary
 
 

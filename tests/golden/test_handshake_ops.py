@@ -3,6 +3,7 @@
 import pytest
 
 from loom.golden.actor import run_actor
+from loom.golden.channel import Channel
 from loom.golden.ops.buffer import Buffer
 from loom.golden.ops.compose import Compose, Decompose, pack, unpack
 from loom.golden.ops.cond_br import CondBr
@@ -65,6 +66,26 @@ def test_memory_store_first_packing_and_done_tokens():
     ld_data, st_done, ld_done = run_actor(mem, [[77], [2], [3, 1]])
     assert ld_data == [3, 1] and st_done == [None] and ld_done == [None, None]
     assert mem.storage == [0, 1, 77, 3]
+
+
+def test_memory_done_token_comes_with_the_access_itself():
+    """Done means ordered (design.md): the golden memory performs an access
+    and emits its done token in the same firing, its acceptance; nothing
+    about the access is left for later. So anything the ctrl-done network
+    orders after that token (here a load offered once the store's done
+    exists) sees the access, as the pipelined RTL interfaces guarantee by
+    keeping one in-order stream to the storage."""
+    mem = Memory(ld=1, st=1, shape=(4,), width=32, storage=[0, 1, 2, 3])
+    ins = [Channel(n) for n in ("st_data", "st_addr", "ld_addr")]
+    outs = [Channel(n) for n in ("ld_data", "st_done", "ld_done")]
+    ins[0].q.append(77)
+    ins[1].q.append(2)
+    assert mem.fire(ins, outs)
+    assert list(outs[1].q) == [None] and mem.storage[2] == 77   # one firing: write and done
+    ins[2].q.append(2)                                          # ordered after st_done
+    assert mem.fire(ins, outs)
+    assert list(outs[0].q) == [77] and list(outs[2].q) == [None]
+    assert not mem.fire(ins, outs)
 
 
 def test_memory_two_dimensional_and_bounds():

@@ -5,8 +5,9 @@ golden op classes (tb.unit_cases)."""
 
 import pytest
 
-from tb.unit_cases import cases_for
-from tb.unit_runner import run_cases
+from loom.rtl.catalog import CATALOG
+from tb.unit_cases import cases_for, memory_stream_cases
+from tb.unit_runner import Profile, run_cases
 
 pytestmark = pytest.mark.rtl
 FAMILIES = ['memory']
@@ -18,6 +19,15 @@ def cases():
 
 def test_memory_matches_golden():
     run_cases("memory", cases(), seed=1)
+
+
+def test_memory_takes_one_access_per_cycle_per_port():
+    """With done and data taken at once, each port accepts one request per cycle."""
+    n = 300
+    stream = memory_stream_cases("memory", CATALOG["memory"][0])
+    ideal = Profile("ideal", (0.0, 0.0), (1.0, 1.0))
+    cycles = run_cases("memory_stream", stream, seed=1, tokens=n, profiles=[ideal])["ideal"]["cycles"]
+    assert cycles <= n + 40, cycles   # 30 of them are the runner's drain
 
 
 @pytest.mark.slow

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.frontend.driver import compile_kernel
 from loom.inputs import Inputs
@@ -32,6 +34,21 @@ def test_a_result_long_after_done_is_waited_for(tmp_path):
         assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
         assert result.report["cycles"] > 2000
         assert result.report["tokens"] == s.golden_tokens
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_done_waits_until_the_last_write_reached_memory(tmp_path, seed):
+    """Done means ordered: a store's done token comes at acceptance, so the
+    top's done also waits for every bridge to drain. With no drain cycles
+    the memories are dumped right after done was taken; under a slow memory
+    the last writes are still in flight at that point unless done waited."""
+    arts = compile_kernel(HERE / "data" / "fill_last.c", None, [], [], tmp_path / "c")
+    assert arts.bundle.expected_memory_regions[0].values == [7 * i + 1 for i in range(6)]
+    s = setup(kernel_inputs(arts, SIM_ROOT / "fill_last"), None)
+    settings = profiles.RunSettings(seed=seed, in_idle_pct=0, out_ready_pct=100, mem_ready_pct=15,
+                                    mem_max_latency=9, drain=0)
+    result = run_seed(s, settings)
+    assert result.passed, f"seed {seed}: " + "\n".join(result.problems)
 
 
 def _bump(ks: list[int]) -> tuple[list[int], list[int]]:

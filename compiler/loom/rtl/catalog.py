@@ -61,7 +61,9 @@ CATALOG: dict[str, list[Params]] = {
     "extmemory": [dict(ld=1, st=1, shape=(64,), w=32, aw=64),
                   dict(ld=2, st=1, shape=(4, 5), w=1, aw=64),
                   dict(ld=1, st=2, shape=(16,), w=64, aw=16),
-                  dict(ld=0, st=1, shape=(8,), w=32, aw=64)],
+                  dict(ld=0, st=1, shape=(8,), w=32, aw=64),
+                  dict(ld=2, st=1, shape=(6,), w=8, aw=64, k=3),
+                  dict(ld=1, st=1, shape=(4,), w=32, aw=8, k=1)],
 }
 for _op in BINARY_OPS:
     CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64)]

@@ -20,6 +20,7 @@ class Port:
     width: int              # data bits per channel; 0 = control channel
     count: int | None = None  # None: one channel; k: k channels packed LSB-first
     extras: Extras = ()     # downstream extra signals, composed above the data
+    plain: bool = False     # one status wire `name`, no handshake (extmemory's mem_idle)
 
     @property
     def n(self) -> int:
@@ -44,6 +45,8 @@ class Port:
         """(direction, signal name, total bits) of every wire of the port."""
         fwd = "input" if self.direction == "in" else "output"
         bwd = "output" if self.direction == "in" else "input"
+        if self.plain:
+            return [(fwd, self.name, 1)]
         sigs = []
         if self.width:
             sigs.append((fwd, f"{self.name}_data", self.width * self.n))
@@ -68,7 +71,7 @@ def port_declarations(ports: tuple[Port, ...], clocked: bool) -> str:
             # data and extras always have a range ([0:0] for one bit); N-ary
             # valid/ready are buses even with one channel, so that indexing
             # in the template body stays uniform.
-            force = p.count is not None or not name.endswith(("_valid", "_ready"))
+            force = not p.plain and (p.count is not None or not name.endswith(("_valid", "_ready")))
             pad = "input " if direction == "input" else "output"
             lines.append(f"{pad} logic {_range(bits, force)}{name}")
     return ",\n".join("  " + line for line in lines)

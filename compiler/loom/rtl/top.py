@@ -93,14 +93,32 @@ class _TopWriter:
 
     def output_assigns(self) -> list[str]:
         out = []
+        idle = self.idle_wires()
         for p in self.net.outputs:
             ch = p.channel
             assert ch is not None
             if p.width:
                 out.append(f"assign {p.name}_data = {ch.name}_data;")
+            if p.name == "done" and idle:
+                # done means ordered (design.md): the kernel is complete once
+                # every extmemory bridge has drained as well. Monotone: every
+                # access of the invocation was accepted before the done token
+                # existed, and the next invocation starts only after it is
+                # taken, so no bridge takes a request while done waits.
+                gate = " & ".join(idle)
+                out.append(f"assign {p.name}_valid = {ch.name}_valid & {gate};")
+                out.append(f"assign {ch.name}_ready = {p.name}_ready & {gate};")
+                continue
             out.append(f"assign {p.name}_valid = {ch.name}_valid;")
             out.append(f"assign {ch.name}_ready = {p.name}_ready;")
+        if idle and not any(p.name == "done" for p in self.net.outputs):
+            raise AssertionError("a top with extmemory bridges has no done output to hold")
         return out
+
+    def idle_wires(self) -> list[str]:
+        """The mem_idle wire of every unit that has one (extmemory bridges)."""
+        return [f"{inst.name}__{port.name}" for inst in self.net.instances
+                for port in inst.spec.ports if port.plain and port.name == "mem_idle"]
 
     # -- instances ----------------------------------------------------------------
 
@@ -113,6 +131,10 @@ class _TopWriter:
         for port in spec.ports:
             if port.name in ("mem_req", "mem_resp"):
                 conns += self._master(inst, port)
+                continue
+            if port.plain:   # a status wire (mem_idle), read by output_assigns
+                decls.append(f"logic {inst.name}__{port.name};")
+                conns.append(f".{port.name}({inst.name}__{port.name})")
                 continue
             bus = f"{inst.name}__{port.name}"
             nary = port.count is not None

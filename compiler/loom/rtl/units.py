@@ -23,6 +23,7 @@ BINARY_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
 DIV_OPS = ("divsi", "divui", "remsi", "remui")
 CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
 FIFO_KINDS = ("oehb", "tehb", "fifo")
+EXTMEMORY_IN_FLIGHT = 4   # default requests in flight per extmemory bridge and load port
 
 
 @dataclass(frozen=True)
@@ -435,12 +436,19 @@ def _memory(p: _Params) -> UnitSpec:
     shape_s = "x".join(map(str, shape))
     ctx = dict(ld=ld, st=st, rank=rank, shape=shape, strides=_strides(shape),
                depth=depth, dw=dw, aw=aw, w=w)
+    params = dict(ld=ld, st=st, shape=shape, w=w, aw=aw)
+    module = f"loom_{p.family}_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}"
     if p.family == "extmemory":
-        # master port: element address, write data, write enable; in-order response
+        # master port: element address, write data, write enable; in-order
+        # response; mem_idle: nothing in flight (the top's done waits for it)
         ports += (Port("mem_req", "out", 0, None, (("addr", dw), ("wdata", w), ("we", 1))),
-                  Port("mem_resp", "in", w))
-    return UnitSpec(p.family, p.family, f"loom_{p.family}_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}",
-                    dict(ld=ld, st=st, shape=shape, w=w, aw=aw), ports, True, ctx)
+                  Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
+        # requests in flight: 4 keep one access per cycle per port with a
+        # latency-1 memory (request slot, storage, response queue, consumer)
+        k = p.int("k", 1, 64, default=EXTMEMORY_IN_FLIGHT)
+        params["k"] = ctx["k"] = k
+        module += f"_k{k}"
+    return UnitSpec(p.family, p.family, module, params, ports, True, ctx)
 
 
 def unit_spec(family_name: str, loc: Location | None = None, **params: Any) -> UnitSpec:
