@@ -1,7 +1,8 @@
 """What `loom run`, `loom rtl` and `loom sim` work on: the kernel's DFG and bundle.
 
 K is a .c file (compiled and lowered into the output directory), a .scf.mlir
-file (lowered) or a .dfg.mlir file (used as it is); the bundle is the native
+file (lowered) or a .dfg.mlir file (used as it is, or normalized into the
+output directory when written in LOOM's form); the bundle is the native
 run's or, for MLIR inputs, `--bundle` or `<name>.bundle.json` beside the file.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from loom.diagnostics import Location, LoomError
 from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
 from loom.lowering import lower
+from loom.lowering.dfg_input import is_dfg_file, prepare_dfg
 
 
 @dataclass
@@ -45,6 +47,7 @@ def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
         dfg = out_dir / f"{name}.dfg.mlir"
         lower(kernel, dfg, args.top, args.max_join_fanin)
         return Inputs(name, out_dir, dfg, bundle)
-    if kernel.name.endswith(".dfg.mlir"):
-        return Inputs(name, out_dir, kernel, bundle)
+    if is_dfg_file(kernel):
+        # LOOM's looser DFG form is normalized into out_dir (dfg_input.py).
+        return Inputs(name, out_dir, prepare_dfg(kernel, out_dir, name), bundle)
     raise LoomError("expected a .c, .scf.mlir or .dfg.mlir file", Location(str(kernel)))

@@ -128,8 +128,10 @@ class FuncOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> FuncOp:
-        name, inputs, outputs, region, extra, arg_attrs, res_attrs = parse_func_op_like(
-            parser, reserved_attr_names=("sym_name", "function_type")
+        # LOOM (like CIRCT) may print a trailing `...` in the argument list; it
+        # carries no meaning for a handshake.func and is dropped.
+        name, inputs, outputs, region, extra, arg_attrs, res_attrs, _ = parse_func_op_like(
+            parser, reserved_attr_names=("sym_name", "function_type"), allow_variadic=True
         )
         props: dict[str, Attribute] = {
             "sym_name": StringAttr(name),

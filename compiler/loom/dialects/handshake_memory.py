@@ -274,7 +274,7 @@ class ExternalMemoryOp(_MemoryLike):
         parser.parse_punctuation(":")
         in_types = syntax.parse_paren_types(parser)
         parser.parse_punctuation("->")
-        out_types = syntax.parse_paren_types(parser)
+        out_types = syntax.parse_result_types(parser)
         memref = parser.resolve_operand(mem, mem_t)
         values = syntax.resolve(parser, operands, in_types, cls.name)
         return cls.create(
@@ -354,7 +354,7 @@ class MemoryOp(_MemoryLike):
         parser.parse_punctuation(",")
         in_types = syntax.parse_paren_types(parser)
         parser.parse_punctuation("->")
-        out_types = syntax.parse_paren_types(parser)
+        out_types = syntax.parse_result_types(parser)
         values = syntax.resolve(parser, operands, in_types, cls.name)
         return cls.create(
             operands=values,

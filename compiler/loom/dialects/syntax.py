@@ -40,6 +40,23 @@ def parse_paren_types(parser: Parser) -> list[Attribute]:
     )
 
 
+def parse_result_types(parser: Parser) -> list[Attribute]:
+    """The result side of a function type: `(T1, ...)` or one bare type.
+
+    MLIR prints a single result without parentheses (LOOM's DFGs do:
+    `: (i32, index) -> none`); we print the parenthesized form.
+    """
+    if parser.parse_optional_punctuation("(") is None:
+        return [parse_edge_type(parser)]
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    types = [parse_edge_type(parser)]
+    while parser.parse_optional_punctuation(",") is not None:
+        types.append(parse_edge_type(parser))
+    parser.parse_punctuation(")")
+    return types
+
+
 def resolve(
     parser: Parser,
     operands: Sequence[UnresolvedOperand],

@@ -135,10 +135,15 @@ FACTORIES: dict[str, Callable[[Operation], Actor]] = {
 }
 
 
-def _memref_shape(t: Attribute, where: Location | None) -> tuple[tuple[int, ...], int]:
+def _memref_shape(t: Attribute, where: Location | None,
+                  given_extent: int | None = None) -> tuple[tuple[int, ...], int]:
     if not isinstance(t, MemRefType):
         raise LoomError(f"expected a memref, got {t}", where)
     shape = tuple(t.get_shape())
+    if given_extent is not None and len(shape) == 1 and shape[0] < 0:
+        # LOOM's DFGs take `memref<?xT>`: the host's buffer (the bundle's
+        # region) gives the extent.
+        shape = (given_extent,)
     if any(d < 0 for d in shape):
         raise LoomError(f"memref {t} has a dynamic extent", where)
     return shape, data_width(t.element_type)
@@ -156,10 +161,10 @@ def _memory(op: Operation, graph: Graph, bundle: Bundle, arg_index: dict[Any, in
     idx = arg_index[memref]
     if idx in graph.memories:
         raise LoomError(f"memref argument {idx} is served by two extmemory ops", where)
-    shape, width = _memref_shape(memref.type, where)
     region = bundle.region(idx)
     if region is None:
         raise LoomError(f"the bundle has no memory region for argument {idx}", where)
+    shape, width = _memref_shape(memref.type, where, len(region.values))
     if len(region.values) != prod(shape):
         raise LoomError(f"the bundle's region for argument {idx} has {len(region.values)} "
                         f"values; {memref.type} needs {prod(shape)}", where)
