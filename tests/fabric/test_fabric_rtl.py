@@ -13,11 +13,12 @@ from loom.rtl.gates import lint, synthesize
 from tb.fabric_runner import load_adg
 # the component tests' fabrics (pytest puts this directory on sys.path)
 import test_fabric_fifo
+import test_fabric_spatial_pe
 import test_fabric_spatial_sw
 import test_fabric_tags
 
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
-                  "tags": test_fabric_tags.ADG}
+                  "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG}
 
 
 def _write(tmp_path: Path, text: str, name: str) -> Path:
@@ -47,6 +48,41 @@ def test_component_fabrics_synthesize(tmp_path):
         arts, files = _gate_files(tmp_path / name, name)
         res = synthesize(tmp_path / name / "rtl", files, arts.rtl.top)
         assert res.cells > 0 and res.ffs > 0
+
+
+PRESETS_FAST = ["chess-2x2"]
+PRESETS_SLOW = ["chess-4x4", "chess-8x8", "chess-16x16"]
+
+
+def _lint_preset(tmp_path: Path, name: str) -> None:
+    from loom.fabric.rtl.command import resolve_adg
+    adg, stem = resolve_adg(name, tmp_path)
+    arts = write_fabric_rtl(adg, stem, tmp_path)
+    res = lint(tmp_path / "rtl", [p.name for p in arts.files], arts.rtl.top)
+    assert res.ok, res.output
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("name", PRESETS_FAST)
+def test_presets_lint_clean(tmp_path, name):
+    _lint_preset(tmp_path, name)
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PRESETS_SLOW)
+def test_large_presets_lint_clean(tmp_path, name):
+    _lint_preset(tmp_path, name)
+
+
+@pytest.mark.rtl
+@pytest.mark.slow   # more than 10 minutes of Yosys (64-bit dividers and multipliers)
+def test_chess_2x2_synthesizes(tmp_path):
+    from loom.fabric.rtl.command import resolve_adg
+    adg, stem = resolve_adg("chess-2x2", tmp_path)
+    arts = write_fabric_rtl(adg, stem, tmp_path)
+    res = synthesize(tmp_path / "rtl", [p.name for p in arts.files], arts.rtl.top)
+    assert res.cells > 1000 and res.ffs > 0
 
 
 def test_files_and_file_list(tmp_path):

@@ -1,7 +1,7 @@
 """`loom rtl --adg A [-o DIR]`: the fabric RTL of an ADG, no kernel needed.
 
 A is a .fabric.mlir file or a preset name (written to DIR/<preset>.fabric.mlir
-first). Writes DIR/rtl/<adg>_fabric.sv (the top), one file per component
+first). Writes DIR/rtl/<adg>_fabric.sv (the top; <adg> as an identifier, chess_2x2), one file per component
 module and the config store, and DIR/rtl/<adg>.f (submodules first, top last).
 """
 
@@ -52,8 +52,7 @@ def write_fabric_rtl(adg: Path, name: str, out_dir: Path) -> FabricRtlFiles:
     rtl_dir.mkdir(parents=True, exist_ok=True)
     files = []
     for m in rtl.modules:
-        fname = f"{name}_fabric.sv" if m.name == rtl.top else f"{m.name}.sv"
-        path = rtl_dir / fname
+        path = rtl_dir / f"{m.name}.sv"   # the top is <adg>_fabric (an identifier)
         if not path.exists() or path.read_text() != m.text:
             path.write_text(m.text)
         files.append(path)

@@ -143,7 +143,68 @@ def _map_tag(node: Node, s: Slice | None) -> Component:
     return Component(name, 1, v + k_in, 1, v + k_out, s.bits if s else 0, False, (mod,))
 
 
+def _pe_fu_ops(definition) -> list:
+    """The PE's function units in opcode order (as config_layout._pe_fus)."""
+    from loom.dialects.fabric_graph import resolve_definition
+    fus = []
+    for op in definition.regions[0].block.ops:
+        if op.name == "fabric.function_unit":
+            fus.append(op)
+        elif op.name == "fabric.instance":
+            target = resolve_definition(op, op.attributes["module"].data)
+            if target is not None and target.name == "fabric.function_unit":
+                fus.append(target)
+    return fus
+
+
+def _spatial_pe(node: Node, s: Slice | None) -> Component:
+    from loom.fabric.rtl.fu import fu_module
+    assert s is not None   # a spatial PE always has a slice (enable)
+    w_in, w_out = _widths(node)
+    lane = max(w_in, w_out)
+    n_in, n_out = len(node.in_types), len(node.out_types)
+    pe_name = node.definition.attributes["sym_name"].data  # type: ignore[attr-defined]
+    fus = [fu_module(fu, lane, f"function unit of fabric.spatial_pe @{pe_name}")
+           for fu in _pe_fu_ops(node.definition)]
+    offs = field_offsets(s)
+    k_in = max(f.n_in for f in fus)
+    k_out = max(f.n_out for f in fus)
+    in_fields = [(offs[f"in{k}.sel"][0], offs[f"in{k}.discard"][0],
+                  offs[f"in{k}.disconnect"][0]) for k in range(k_in)]
+    out_fields = [(offs[f"out{k}.sel"][0], offs[f"out{k}.discard"][0],
+                   offs[f"out{k}.disconnect"][0]) for k in range(k_out)]
+    in_sel_bits = offs["in0.sel"][1]
+    out_sel_bits = offs["out0.sel"][1]
+    payload = sum(f.width for f in s.fields)
+    buffer, buffer_text = render_unit("fifo", slots=2, w=lane,
+                                      origin="output buffer of a fabric.spatial_pe")
+    context = dict(
+        n_in=n_in, n_out=n_out, lane=lane, k_in=k_in, k_out=k_out,
+        fus=[dict(module=f.module.name, n_in=f.n_in, n_out=f.n_out, clocked=f.clocked,
+                  cfg_bits=f.layout.bits) for f in fus],
+        enable=offs["enable"][0], opcode=offs["opcode"][0], opcode_width=offs["opcode"][1],
+        in_fields=in_fields, out_fields=out_fields, in_sel_bits=in_sel_bits,
+        out_sel_bits=out_sel_bits, in_sel_width=max(1, in_sel_bits),
+        out_sel_width=max(1, out_sel_bits), payload=payload, buffer=buffer,
+        cfg_bits=s.bits, unused=[])
+    params = dict(pe=pe_name, n_in=n_in, n_out=n_out, lane=lane,
+                  fus=[f.module.name for f in fus])
+    name = f"loom_fabric_spatial_pe_{identifier_of(pe_name)}_i{n_in}_o{n_out}_w{lane}_{_digest(params)}"
+    mod = render_fabric("fabric_spatial_pe", name, params, f"fabric.spatial_pe @{pe_name}",
+                        **context)
+    files = [Module(buffer, buffer_text)]
+    for f in fus:
+        files += [*f.units, f.module]
+    return Component(name, n_in, lane, n_out, lane, s.bits, True, (*files, mod))
+
+
+def identifier_of(name: str) -> str:
+    import re
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
 _KINDS = {
+    "spatial_pe": _spatial_pe,
     "spatial_sw": _spatial_sw,
     "fifo": _fifo,
     "add_tag": _add_tag,

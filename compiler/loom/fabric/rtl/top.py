@@ -20,6 +20,7 @@ from xdsl.ir import SSAValue
 from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
 from loom.fabric.rtl.graph import FabricGraph, fabric_graph, wire_width
 from loom.fabric.rtl.modules import Component, Module, component, render_fabric
+from loom.rtl.render import render_unit
 
 
 def identifier(name: str) -> str:
@@ -35,12 +36,20 @@ class _Wiring:
     decls: list[str] = field(default_factory=list)
     body: list[str] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)
+    modules: dict[str, Module] = field(default_factory=dict)
+    switch_out: set[int] = field(default_factory=set)
+    """Values a spatial_sw drives."""
 
     def adapt(self, expr: str, src: int, dst: int) -> str:
         if dst == src:
             return expr
         if dst > src:
             return f"{{{dst - src}'d0, {expr}}}"
+        m = re.fullmatch(r"(\w+)\[(\d+):(\d+)\]", expr)
+        if m:   # narrow a slice in place: SystemVerilog cannot chain range selects
+            base, lo = m.group(1), int(m.group(3))
+            self.unused.append(f"{base}[{lo + src - 1}:{lo + dst}]")
+            return f"{base}[{lo + dst - 1}:{lo}]"
         self.unused.append(f"{expr}[{src - 1}:{dst}]")
         return f"{expr}[{dst - 1}:0]"
 
@@ -76,7 +85,9 @@ def fabric_rtl(module: ModuleOp, name: str) -> FabricRtl:
                           f"fabric.module @{graph.module}", words=layout.word_count,
                           cw=max(1, layout.word_count.bit_length()))
     modules[store.name] = store
-    text = _top_text(top, graph, layout, comps, store.name)
+    text, extra = _top_text(top, graph, layout, comps, store.name)
+    for m in extra:
+        modules.setdefault(m.name, m)
     modules[top] = render_fabric("fabric_top", top, dict(module=graph.module),
                                  f"fabric.module @{graph.module}", **text)
     return FabricRtl(top, tuple(modules.values()), layout, graph)
@@ -107,6 +118,8 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
     for node, _ in comps:
         for j, r in enumerate(node.outputs):
             declare(r, f"{identifier(node.name)}_r{j}")
+            if node.kind == "spatial_sw":
+                w.switch_out.add(id(r))
     used_cfg: list[tuple[int, int]] = []
     for node, comp in comps:
         _instance(w, node, comp, names, widths, layout, used_cfg)
@@ -119,7 +132,8 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
                    f"assign {src}_ready = out{i}_ready & cfg_done;"]
     w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
     return dict(ports_in=ports_in, ports_out=ports_out, store=store,
-                words=layout.word_count, decls=w.decls, body=w.body, unused=w.unused)
+                words=layout.word_count, decls=w.decls, body=w.body,
+                unused=w.unused), list(w.modules.values())
 
 
 def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
@@ -135,6 +149,8 @@ def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
                 f"logic [{comp.n_out - 1}:0] {b}_out_ready;"]
     for k, v in enumerate(node.inputs):
         src = names[id(v)]
+        if node.kind == "spatial_sw" and id(v) in w.switch_out:
+            src = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
         lane = f"{b}_in_data[{k * comp.w_in + comp.w_in - 1}:{k * comp.w_in}]"
         w.body += [f"assign {lane} = {w.adapt(f'{src}_data', widths[id(v)], comp.w_in)};",
                    f"assign {b}_in_valid[{k}] = {src}_valid;",
@@ -154,6 +170,21 @@ def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
         used_cfg.append((lo, comp.cfg_bits))
         conns.append(f".cfg(cfg_bits[{lo + comp.cfg_bits - 1}:{lo}])")
     w.body.append(f"{comp.module} {inst} (\n    " + ",\n    ".join(conns) + "\n  );")
+
+
+def _hop_buffer(w: _Wiring, name: str, src: str, bits: int) -> str:
+    """A two-slot buffer (registered valid and ready, our fifo unit) on a
+    switch-to-switch link: switches are combinational, so every ring of
+    switches gets a register on both paths here."""
+    module, text = render_unit("fifo", slots=2, w=bits, origin="switch-to-switch link buffer")
+    w.modules.setdefault(module, Module(module, text))
+    w.decls += [f"logic [{bits - 1}:0] {name}_data;", f"logic {name}_valid;",
+                f"logic {name}_ready;"]
+    w.body.append(f"{module} {name} (\n    .clk(clk), .rst(rst), .ins_data({src}_data), "
+                  f".ins_valid({src}_valid), .ins_ready({src}_ready),\n    "
+                  f".outs_data({name}_data), .outs_valid({name}_valid), "
+                  f".outs_ready({name}_ready)\n  );")
+    return name
 
 
 def _unused_cfg(total: int, used: list[tuple[int, int]]) -> list[str]:
