@@ -1,0 +1,250 @@
+"""Tech-mapping against hand-worked expectations (loom-fabric-notes.md 3.2,
+seed 001, and the width rule in mapper/techmap.py)."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.ir import Operation
+
+from loom.fabric import function_units as fu
+from loom.fabric.builder import MODULE_IN, MODULE_OUT, AdgBuilder, PortRef, bits
+from loom.ir import parse, verify_module
+from loom.mapper.techmap import (
+    candidates,
+    check_hosts,
+    effective_graphs,
+    hw_memories,
+    hw_units,
+    mapped_ops,
+    memory_candidates,
+)
+
+MAC = ("%d = arith.muli %arg0, %arg1 : i32\n"
+       "%e = arith.addi %d, %arg2 : i32\n"
+       "%g = fabric.mux %d, %e {sel = 0 : i64, discard = false, disconnect = false}"
+       " : i32, i32 -> i32\n"
+       "fabric.yield %g : i32")
+MINMAX = ("%c = arith.cmpi slt, %arg0, %arg1 : i32\n"
+          "%r = arith.select %c, %arg0, %arg1 : i32\n"
+          "fabric.yield %r : i32")
+
+UNITS = [
+    fu.binary("fu_addi", "arith.addi", "i32"),        # opcode 0
+    fu.binary("fu_addi64", "arith.addi", "i64"),      # 1
+    fu.binary("fu_subi", "arith.subi", "i32"),        # 2
+    fu.cmpi("fu_cmpi", "i32"),                        # 3
+    fu.cmpi("fu_cmpi64", "i64"),                      # 4
+    fu.join("fu_join", 4),                            # 5
+    fu.gate("fu_gate", "i32"),                        # 6
+    fu.invariant("fu_invariant", "i32"),              # 7
+    fu.constant("fu_const", "i32"),                   # 8
+    fu.raw("fu_mac", ["i32"] * 3, ["i32"], MAC),      # 9
+    fu.raw("fu_minmax", ["i32"] * 2, ["i32"], MINMAX),  # 10
+    fu.binary("fu_shrsi64", "arith.shrsi", "i64"),    # 11
+]
+
+
+def _adg():
+    b = AdgBuilder("tm")
+    pe = b.define_pe("pe_kinds", 4, 2, 64, UNITS)
+    b.instance(pe, "pe_0")
+    for i in range(4):
+        b.connect(b.add_input(f"in{i}", bits(64)), PortRef("pe_0", i))
+    for r in range(2):
+        b.connect(PortRef("pe_0", r), b.add_output(f"out{r}", bits(64)))
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def units():
+    return hw_units(_adg())
+
+
+def _dfg(body: str, args: str, results: str = "") -> list[Operation]:
+    text = (f"module {{\n  handshake.func @k({args}) -> ({results}) {{\n{body}\n"
+            f"    handshake.return\n  }}\n}}\n")
+    parsed = parse(text, "k.dfg.mlir")
+    func = next(iter(parsed.module.ops))
+    return mapped_ops(func.regions[0].block)
+
+
+def _hosts(cands) -> list[tuple[str, tuple]]:
+    return [(c.unit, c.inputs) for c in cands]
+
+
+def test_units_in_body_order(units):
+    assert [(u.pe, u.opcode, u.name) for u in units[:3]] == [
+        ("pe_0", 0, "fu_addi"), ("pe_0", 1, "fu_addi64"), ("pe_0", 2, "fu_subi")]
+
+
+def test_commutative_swap_and_wider_unit(units):
+    (add,) = _dfg("    %s = arith.addi %a, %b : i32\n    handshake.sink %s : i32",
+                  "%a: i32, %b: i32")
+    # straight and swapped on both adders (i32 onto i64 is exact for addi);
+    # the mac's sel=1 graph is two ops, so not a lone addi host
+    assert _hosts(candidates(add, units)) == [
+        ("fu_addi", (0, 1)), ("fu_addi", (1, 0)),
+        ("fu_addi64", (0, 1)), ("fu_addi64", (1, 0))]
+
+
+def test_subi_is_not_swapped(units):
+    (sub,) = _dfg("    %s = arith.subi %a, %b : i32\n    handshake.sink %s : i32",
+                  "%a: i32, %b: i32")
+    assert _hosts(candidates(sub, units)) == [("fu_subi", (0, 1))]
+
+
+def test_signed_compare_needs_exact_width(units):
+    (cmp,) = _dfg("    %c = arith.cmpi slt, %a, %b : i32\n    handshake.sink %c : i1",
+                  "%a: i32, %b: i32")
+    cands = candidates(cmp, units)
+    # not fu_cmpi64: a zero-extended i32 loses its sign; slt is ordinal 2
+    assert [(c.unit, c.inputs, c.fields) for c in cands] == [
+        ("fu_cmpi", (0, 1), (("fu.0.value", 2),))]
+
+
+def test_equality_compare_also_needs_exact_width(units):
+    # an i32 value computed on a 64-bit adder keeps its carry out: eq on the
+    # 64-bit unit would compare bits the software value does not have
+    (cmp,) = _dfg("    %c = arith.cmpi eq, %a, %b : i32\n    handshake.sink %c : i1",
+                  "%a: i32, %b: i32")
+    assert [c.unit for c in candidates(cmp, units)] == ["fu_cmpi"]
+
+
+def test_narrow_shrsi_has_no_wider_host(units):
+    (shr,) = _dfg("    %s = arith.shrsi %a, %b : i32\n    handshake.sink %s : i32",
+                  "%a: i32, %b: i32")
+    assert candidates(shr, units) == []
+    (shr64,) = _dfg("    %s = arith.shrsi %a, %b : i64\n    handshake.sink %s : i64",
+                    "%a: i64, %b: i64")
+    assert _hosts(candidates(shr64, units)) == [("fu_shrsi64", (0, 1))]
+
+
+def test_invariant_never_maps_onto_gate(units):
+    (inv,) = _dfg("    %o = dataflow.invariant %c, %v : i1, i32 -> i32\n"
+                  "    handshake.sink %o : i32", "%c: i1, %v: i32")
+    assert [c.unit for c in candidates(inv, units)] == ["fu_invariant"]
+    (gate,) = _dfg("    %o, %q = dataflow.gate %v, %c : i32, i1 -> i32, i1\n"
+                   "    handshake.sink %o : i32\n    handshake.sink %q : i1", "%v: i32, %c: i1")
+    assert [c.unit for c in candidates(gate, units)] == ["fu_gate"]
+
+
+def test_join_binds_to_any_subset_of_inputs(units):
+    (join,) = _dfg("    %j = handshake.join %a, %b : none, none\n    handshake.sink %j : none",
+                   "%a: none, %b: none")
+    cands = candidates(join, units)
+    masks = [dict(c.fields)["fu.0.value"] for c in cands]
+    assert masks == [0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100]
+    assert cands[1].inputs == (0, None, 1, None)
+
+
+def test_constant_value_is_the_field(units):
+    (const,) = _dfg("    %k = handshake.constant %c {value = -3 : i32} : i32\n"
+                    "    handshake.sink %k : i32", "%c: none")
+    (cand,) = candidates(const, units)
+    assert (cand.unit, dict(cand.fields)) == ("fu_const", {"fu.0.value": 2**32 - 3})
+
+
+def test_mac_selections(units):
+    mac = next(u for u in units if u.name == "fu_mac")
+    graphs = effective_graphs(mac.definition)
+    assert [([o.name for o in g.ops], g.mux_fields) for g in graphs] == [
+        (["arith.muli"], (("fu.2.sel", 0),)),
+        (["arith.muli", "arith.addi"], (("fu.2.sel", 1),))]
+    (mul,) = _dfg("    %p = arith.muli %a, %b : i32\n    handshake.sink %p : i32",
+                  "%a: i32, %b: i32")
+    # sel = 0 hosts a lone muli; the third input stays disconnected
+    assert [(c.unit, c.inputs, c.fields) for c in candidates(mul, units)] == [
+        ("fu_mac", (0, 1, None), (("fu.2.sel", 0),)),
+        ("fu_mac", (1, 0, None), (("fu.2.sel", 0),))]
+
+
+def test_minsi_and_maxsi_on_compare_select(units):
+    for op, pred in (("minsi", 2), ("maxsi", 4)):
+        (m,) = _dfg(f"    %m = arith.{op} %a, %b : i32\n    handshake.sink %m : i32",
+                    "%a: i32, %b: i32")
+        assert [(c.unit, c.inputs, c.fields) for c in candidates(m, units)] == [
+            ("fu_minmax", (0, 1), (("fu.0.value", pred),))]
+
+
+def test_forks_buffers_sinks_are_not_mapped():
+    ops = _dfg("    %f:2 = fork [2] %a : i32\n"
+               "    %s = arith.addi %f#0, %f#1 : i32\n    handshake.sink %s : i32",
+               "%a: i32")
+    assert [o.name for o in ops] == ["arith.addi"]
+
+
+LOAD2 = """\
+module {
+  handshake.func @k(%mem: memref<?xi32>, %i0: index, %i1: index, %c0: none, %c1: none)
+      -> (i32, i32) {
+    %d0, %a0 = load [%i0] %m#0, %c0 : index, i32
+    %d1, %a1 = load [%i1] %m#1, %c1 : index, i32
+    %m:4 = extmemory[ld = 2, st = 0] (%mem : memref<?xi32>) (%a0, %a1) {id = 0 : i32}
+        : (index, index) -> (i32, i32, none, none)
+    handshake.return %d0, %d1 : i32, i32
+  }
+}
+"""
+
+
+def _extmemory(text: str) -> Operation:
+    parsed = parse(text, "k.dfg.mlir")
+    verify_module(parsed.module, "k.dfg.mlir", parsed.op_positions)
+    return next(op for op in parsed.module.walk() if op.name == "handshake.extmemory")
+
+
+LOAD1 = """\
+module {
+  handshake.func @k(%mem: memref<?xi32>, %i0: index, %c0: none) -> (i32) {
+    %d0, %a0 = load [%i0] %m#0, %c0 : index, i32
+    %m:2 = extmemory[ld = 1, st = 0] (%mem : memref<?xi32>) (%a0) {id = 0 : i32}
+        : (index) -> (i32, none)
+    handshake.return %d0 : i32
+  }
+}
+"""
+
+
+def _preset(name: str) -> tuple[Operation, list[str]]:
+    """The preset's module and its extmemory names as its text spells them."""
+    import re
+
+    from loom.fabric.presets import preset
+    b = preset(name)
+    return b.build(), re.findall(r"fabric\.extmemory @(\w+)", b.emit())
+
+
+@pytest.mark.parametrize("adg, lanes", [("chess-2x2", 0), ("chess-2x2-ext1", 0),
+                                        ("chess-2x2-ext2x2", 2)])
+def test_two_load_lanes_need_a_tagged_memory(adg, lanes):
+    module, names = _preset(adg)
+    hosts = names if lanes == 2 else []
+    assert [m.name for m in memory_candidates(_extmemory(LOAD2), hw_memories(module))] == hosts
+
+
+def test_one_lane_memory_binds_untagged():
+    module, names = _preset("chess-2x2-ext1")
+    mems = hw_memories(module)
+    assert [(m.name, m.kind, m.ld_count, m.st_count, m.tagged) for m in mems] == [
+        (names[0], "extmemory", 1, 1, False)]
+    assert [m.name for m in memory_candidates(_extmemory(LOAD1), mems)] == names
+
+
+def test_no_host_is_one_line_with_c_line_and_preset(units, tmp_path, capsys):
+    # the tiny ADG has no shift unit for i32; chess-2x2 has none either under
+    # the exact-width rule (its shrsi is i64), so no preset of that list has one
+    from loom.diagnostics import LoomError
+    text = ('module {\n  handshake.func @k(%a: i64, %b: i64) -> () {\n'
+            '    %s = arith.muli %a, %b : i64 loc("k.c":7:3)\n'
+            '    handshake.sink %s : i64\n    handshake.return\n  }\n}\n')
+    parsed = parse(text, "k.dfg.mlir")
+    ops = mapped_ops(next(iter(parsed.module.ops)).regions[0].block)
+    with pytest.raises(LoomError) as err:
+        check_hosts(ops, _adg(), "tm", "k.dfg.mlir", ["chess-2x2"])
+    assert err.value.format() == ("k.c:7:3: error: C1: no function unit in tm can host "
+                              "arith.muli (i64, i64) -> (i64); the smallest preset with one "
+                              "is chess-2x2")
+    shr = _dfg("    %s = arith.shrsi %a, %b : i32\n    handshake.sink %s : i32",
+               "%a: i32, %b: i32")
+    with pytest.raises(LoomError, match="no preset has one$"):
+        check_hosts(shr, _adg(), "tm", "k.dfg.mlir", ["chess-2x2"])
