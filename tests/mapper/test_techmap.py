@@ -248,3 +248,10 @@ def test_no_host_is_one_line_with_c_line_and_preset(units, tmp_path, capsys):
                "%a: i32, %b: i32")
     with pytest.raises(LoomError, match="no preset has one$"):
         check_hosts(shr, _adg(), "tm", "k.dfg.mlir", ["chess-2x2"])
+
+
+def test_a_bare_token_rides_a_data_port(units):
+    # LOOM: none has width 0 and fits any port; the condition stays exact (i1)
+    (inv,) = _dfg("    %o = dataflow.invariant %c, %v : i1, none -> none\n"
+                  "    handshake.sink %o : none", "%c: i1, %v: none")
+    assert [(c.unit, c.inputs) for c in candidates(inv, units)] == [("fu_invariant", (0, 1))]

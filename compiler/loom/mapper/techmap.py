@@ -33,7 +33,8 @@ Rules (LOOM's OpCompat and techmap, with one correction on widths):
   bits depend only on its low w bits (add, sub, mul, logic, shift value,
   trunci, data through select, mux, branches, carry, gate, invariant, store
   data) and every result may be narrower than the port. `index` matches
-  only `index`, floats only the same float, `none` only `none`.
+  only `index`, floats only the same float; a `none` token may use any
+  port where the width may differ (LOOM: width 0), else only `none`.
 - Forks and buffers are routing nets, not ops (LOOM's C11: only switches
   fan out); sinks are discard. Memories bind to memories (memory_candidates).
 """
@@ -130,7 +131,11 @@ def fits(sw: Attribute, hw: Attribute, exact: bool) -> bool:
     if isinstance(hw, TaggedType):
         return False  # function unit ports are native (the verifier's rule)
     s, h = _kind_width(_value_type(sw)), _kind_width(hw)
-    if s is None or h is None or s[0] != h[0]:
+    if s is None or h is None:
+        return False
+    if s[0] == "none" and not exact:
+        return True  # a bare token (width 0) rides any port; its data is ignored
+    if s[0] != h[0]:
         return False
     return s[1] == h[1] if exact else s[1] <= h[1]
 
