@@ -1,0 +1,201 @@
+"""The flattened ADG the mapper places and routes on (LOOM's ADGFlattener;
+loom-fabric-notes.md section 3.1).
+
+Nodes, in order: one `module_input` per non-memref module argument; then
+the fabric.module body in order, where a spatial PE becomes one
+`functional` node per function unit (body order: the opcode), switches,
+fifos and tag ops become `routing` nodes and memories `memory` nodes; then
+one `module_output` per yielded value. Port ids are global, in node order,
+each node's inputs before its outputs (memref ports included, as LOOM's
+function types list them). Edges: one per SSA use, from the producer's
+output port to the consumer's input port; a PE input j expands into edges
+to every input of every unit in the PE, a PE output r into edges from
+every unit output. In-to-out hops exist only inside routing nodes
+(switches by connectivity_table; fifos and tags 1:1), so nothing transits a
+function unit or a memory (LOOM's C10).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import MemRefType, StringAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from loom.dialects import fabric_syntax as fs
+from loom.dialects.fabric_graph import resolve_definition
+from loom.mapper.techmap import _pe_units, fabric_top  # noqa: PLC2701 (one package)
+
+ROUTING_KINDS = ("spatial_sw", "temporal_sw", "fifo", "add_tag", "map_tag", "del_tag")
+MEMORY_KINDS = ("memory", "extmemory")
+_AUTO_NAMED = ("extmemory", "memory", "fifo", "temporal_sw", "add_tag", "map_tag", "del_tag")
+
+
+@dataclass
+class AdgNode:
+    id: int
+    name: str
+    kind: str
+    """module_in | module_out | fu | a routing kind | memory | extmemory"""
+    resource_class: str
+    """boundary | functional | routing | memory"""
+    inputs: list[int] = field(default_factory=list)
+    outputs: list[int] = field(default_factory=list)
+    pe: str = ""
+    opcode: int = -1
+    index: int = -1
+    """module_in: argument index; module_out: result index."""
+
+
+@dataclass(frozen=True)
+class AdgPort:
+    id: int
+    node: int
+    index: int
+    """Position among the node's inputs or outputs."""
+    direction: str
+    """in | out"""
+    is_memref: bool = False
+
+
+@dataclass(frozen=True)
+class AdgEdge:
+    src: int
+    """An output port."""
+    dst: int
+    """An input port."""
+    pe_input_index: int = -1
+    pe_output_index: int = -1
+
+
+@dataclass
+class AdgGraph:
+    nodes: list[AdgNode] = field(default_factory=list)
+    ports: list[AdgPort] = field(default_factory=list)
+    edges: list[AdgEdge] = field(default_factory=list)
+    hops: dict[int, list[int]] = field(default_factory=dict)
+    """Input port -> output ports reachable inside its routing node."""
+
+    def node_named(self, name: str) -> list[AdgNode]:
+        return [n for n in self.nodes if n.name == name]
+
+    def add_node(self, name: str, kind: str, rclass: str, n_in: int, n_out: int,
+                 memref_ins: frozenset[int] = frozenset(), **extra) -> AdgNode:
+        node = AdgNode(len(self.nodes), name, kind, rclass, **extra)
+        for i in range(n_in):
+            node.inputs.append(self._port(node.id, i, "in", i in memref_ins))
+        for r in range(n_out):
+            node.outputs.append(self._port(node.id, r, "out"))
+        self.nodes.append(node)
+        return node
+
+    def _port(self, node: int, index: int, direction: str, memref: bool = False) -> int:
+        self.ports.append(AdgPort(len(self.ports), node, index, direction, memref))
+        return len(self.ports) - 1
+
+
+def _sym(op: Operation) -> str:
+    sym = op.attributes.get("sym_name")
+    return sym.data if isinstance(sym, StringAttr) else ""
+
+
+def _definition(op: Operation) -> Operation | None:
+    if op.name == "fabric.instance":
+        return resolve_definition(op, op.attributes["module"].data)  # type: ignore[attr-defined]
+    if op.name.startswith("fabric.") and (fs.is_inline(op) or op.name in (
+            "fabric.add_tag", "fabric.map_tag", "fabric.del_tag")):
+        return op
+    return None
+
+
+def flatten(module: Operation) -> AdgGraph:
+    """The flattened graph of the ADG's fabric.module."""
+    top = fabric_top(module)
+    block = top.regions[0].block
+    g = AdgGraph()
+    out_ports: dict[SSAValue, list[int]] = {}
+    in_ports: dict[Operation, list[list[int]]] = {}
+    pe_of: set[Operation] = set()
+    for i, arg in enumerate(block.args):
+        if isinstance(arg.type, MemRefType):
+            continue
+        node = g.add_node(f"module_in_{i}", "module_in", "boundary", 0, 1, index=i)
+        out_ports[arg] = [node.outputs[0]]
+    auto: dict[str, int] = {}
+    for op in block.ops:
+        definition = _definition(op)
+        if definition is None:
+            continue
+        kind = definition.name.removeprefix("fabric.")
+        name = _sym(op)
+        if not name and op is definition and kind in _AUTO_NAMED:
+            name = f"{kind}_{auto.get(kind, 0)}"
+            auto[kind] = auto.get(kind, 0) + 1
+        if kind == "spatial_pe":
+            _add_pe(g, op, name, definition, out_ports, in_ports)
+            pe_of.add(op)
+            continue
+        # an inline node's operands and results are its ports (tag ops have
+        # no function_type); an instance's are those of its definition's
+        ins, outs = [v.type for v in op.operands], [r.type for r in op.results]
+        memrefs = frozenset(k for k, t in enumerate(ins) if isinstance(t, MemRefType))
+        rclass = "routing" if kind in ROUTING_KINDS else (
+            "memory" if kind in MEMORY_KINDS else "other")
+        node = g.add_node(name, kind, rclass, len(ins), len(outs), memrefs)
+        in_ports[op] = [[p] for p in node.inputs]
+        for r, res in enumerate(op.results):
+            out_ports[res] = [node.outputs[r]]
+        if rclass == "routing":
+            _add_hops(g, node, definition, kind)
+    yielded = block.last_op
+    assert yielded is not None
+    for r, _ in enumerate(yielded.operands):
+        node = g.add_node(f"module_out_{r}", "module_out", "boundary", 1, 0, index=r)
+        in_ports[yielded] = [*in_ports.get(yielded, []), [node.inputs[0]]]
+    for op in [*block.ops]:
+        if op not in in_ports:
+            continue
+        for j, v in enumerate(op.operands):
+            if isinstance(v.type, MemRefType) or v not in out_ports:
+                continue  # memrefs are bound, not routed
+            for src in out_ports[v]:
+                for dst in in_ports[op][j]:
+                    g.edges.append(AdgEdge(
+                        src, dst, pe_input_index=j if op in pe_of else -1,
+                        pe_output_index=_pe_output(v, pe_of)))
+    return g
+
+
+def _pe_output(v: SSAValue, pe_of: set[Operation]) -> int:
+    if isinstance(v, BlockArgument) or v.owner not in pe_of:
+        return -1
+    return v.index  # type: ignore[attr-defined]
+
+
+def _add_pe(g: AdgGraph, op: Operation, name: str, definition: Operation,
+            out_ports: dict[SSAValue, list[int]], in_ports: dict[Operation, list[list[int]]]
+            ) -> None:
+    fu_nodes = []
+    for unit in _pe_units(name, definition):
+        ftype = fs.function_type(unit.definition)
+        fu_nodes.append(g.add_node(unit.name, "fu", "functional", len(ftype.inputs.data),
+                                   len(ftype.outputs.data), pe=name, opcode=unit.opcode))
+    every_in = [p for n in fu_nodes for p in n.inputs]
+    every_out = [p for n in fu_nodes for p in n.outputs]
+    in_ports[op] = [list(every_in) for _ in op.operands]
+    for res in op.results:
+        out_ports[res] = list(every_out)
+
+
+def _add_hops(g: AdgGraph, node: AdgNode, definition: Operation, kind: str) -> None:
+    if kind in ("spatial_sw", "temporal_sw"):
+        rows = fs.string_rows(definition, "connectivity_table")
+        for i, ip in enumerate(node.inputs):
+            g.hops[ip] = [op for o, op in enumerate(node.outputs)
+                          if rows is None or rows[o][i] == "1"]
+    else:  # fifo and tags: 1:1
+        for ip, op in zip(node.inputs, node.outputs):
+            g.hops[ip] = [op]
+
+
+__all__ = ["AdgEdge", "AdgGraph", "AdgNode", "AdgPort", "flatten"]
