@@ -65,5 +65,6 @@ def rtl_main(args: argparse.Namespace) -> int:
     arts = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
     print(f"rtl: {arts.top_file} ({len(arts.netlist.instances)} instances, "
           f"{len(arts.unit_files)} unit modules, {arts.netlist.buffers} buffers)")
+    print(f"     buffers placed by {arts.netlist.placement}")
     print(f"     file list {arts.file_list}")
     return 0

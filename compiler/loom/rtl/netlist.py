@@ -6,10 +6,17 @@ never reads) are discarded: their ready is tied high.
 
 Buffer placement and what it guarantees (liveness)
 --------------------------------------------------
-Rules: (1) one edge of every cycle (a DFS back edge) gets a 2-slot FIFO with
-registered valid and ready; (2) every output of a `dataflow.carry` or
-`dataflow.invariant` gets a 1-slot buffer; (3) every fork output gets a
-1-slot buffer.
+loom.rtl.buffer_placement places and sizes the buffers (a HiGHS MILP):
+(a) every cycle of the netlist gets a register on valid and one on ready
+(design.md section 5); (b) every output of a `dataflow.carry` or
+`dataflow.invariant` gets at least 2 slots; (c) each loop is sized for the
+II bound of its recurrences (loom.rtl.timing); (d) the short path of a
+reconvergent pair gets the slots that let it wait for the long one;
+(e) nothing else, fork outputs included, gets a slot unless (a), (c) or
+(d) asks for it. When the solver finds no placement in time, the fixed
+rules take over: (1) one edge of every cycle (a DFS back edge) gets a
+2-slot FIFO with registered valid and ready; (2) every carry or invariant
+output gets a 1-slot buffer; (3) every fork output gets a 1-slot buffer.
 
 Claim: a DFG of our lowering on which the unbounded golden model finishes
 also finishes in RTL, under any stall pattern at the inputs, outputs and
@@ -17,16 +24,18 @@ memories. Why: within one loop level every op fires once per iteration (an
 inner loop fires as one), so the loop behaves as a marked graph, and a
 marked graph with bounded channels is live iff every cycle of it, counting
 each channel forward with its tokens and backward with its free slots,
-holds a token. Loops (forward cycles) hold the carry's initial token and
-have the FIFO of rule 1. The other cycles run forward along one of two paths
-that leave a fork and meet again, and backward along the other. Only carry
-and invariant put a token ahead on a path: both emit their initial value
-before they take their first condition. Rule 2 gives each such token its
-own slot, so no path is short of slots, and rule 3 gives the fork output
-that starts the backward path a free slot: every such cycle holds a token.
-Without rule 2, `fork -> invariant -> cond_br -> carry -> cond_br <- fork`
+holds a token. Only carry and invariant put a token ahead on a path: both
+emit their initial value before they take their first condition. Loops
+(forward cycles) hold the carry's initial token. Counted backward, a loop
+holds each of its T lead tokens against the 2 slots of that lead's output
+(placement (b)): at least T free slots. The other cycles run forward along
+one of two paths that leave a fork and meet again, and backward along the
+other; a path with a token ahead passes the output of the lead that put it
+there, whose second slot is free: every such cycle holds a token. (The
+fixed rules give the same free slot at the fork output instead: rule 3.)
+Without those slots, `fork -> invariant -> cond_br -> carry -> cond_br <- fork`
 (a `while` loop's raw condition replaying an invariant into a carry) holds
-two initial tokens against one slot and deadlocks (issue 10).
+two initial tokens against too few slots and deadlocks (issue 10).
 Outside the argument, and covered by tests instead: the memory interfaces
 (whose queues hold every request in flight) and merge (not emitted by the
 lowering). `loom fuzz` checks the claim on random programs under two stall
@@ -95,6 +104,7 @@ class Netlist:
     outputs: list[TopPort] = field(default_factory=list)
     memories: list[tuple[str, Instance, int]] = field(default_factory=list)  # (prefix, inst, arg)
     buffers: int = 0
+    placement: str = ""                          # how the buffers were placed
 
 
 def _origin(op: Operation, label: str, filename: str) -> str:
@@ -151,10 +161,32 @@ def build_netlist(func: hs.FuncOp, filename: str) -> Netlist:
         for r, (port, lane) in zip(op.results, mapping.outs):
             channels[r].driver = (inst, port, lane)
 
-    _buffer_back_edges(net, body, units, channels)
-    _buffer_lead_outputs(net)
-    _buffer_fork_outputs(net)
+    _place_buffers(net, body, units, channels)
     return net
+
+
+def _place_buffers(net: Netlist, body, units, channels: dict[SSAValue, Channel]) -> None:
+    """The placement for throughput (buffer_placement), or the fixed rules
+    when the solver finds nothing in time; net.placement says which."""
+    from loom.rtl.buffer_placement import place   # it reads netlists: imported late
+
+    placement = place(net)
+    if placement is None:
+        _buffer_back_edges(net, body, units, channels)
+        _buffer_lead_outputs(net)
+        _buffer_fork_outputs(net)
+        net.placement = "fixed rules (no placement from the solver in time, or no highspy)"
+        return
+    for index in sorted(placement.choices):
+        unit = placement.choices[index].unit()
+        if unit is not None:
+            _insert_buffer(net, net.channels[index], unit, "throughput")
+    from loom.rtl.timing import combinational_cycles
+    cycles = combinational_cycles(net)
+    assert not cycles, f"buffer placement left a combinational cycle: {cycles}"
+    targets = ", ".join(str(t) for t in placement.ii_targets) or "none"
+    net.placement = (f"HiGHS MILP ({placement.status}, {placement.seconds:.2f} s; "
+                     f"loop II targets {targets})")
 
 
 LEAD_OPS = ("dataflow.carry", "dataflow.invariant")

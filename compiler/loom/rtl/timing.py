@@ -209,9 +209,9 @@ def channel_graph(net: Netlist) -> ChannelGraph:
     return g
 
 
-def _latency(e: Edge) -> int:
-    """The DFG's latency: buffers already placed count as wires."""
-    return 0 if e.inst.spec.family in FIFO_KINDS else e.arc.latency
+def _latency(e: Edge, buffers_as_wires: bool = True) -> int:
+    """The DFG's latency: buffers already placed count as wires unless asked."""
+    return 0 if buffers_as_wires and e.inst.spec.family in FIFO_KINDS else e.arc.latency
 
 
 def strongly_connected(nodes: list[int], succ: dict[int, list[int]]) -> list[list[int]]:
@@ -342,10 +342,13 @@ def _names(net: Netlist, cycle: list[WArc]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def loop_bounds(net: Netlist, graph: ChannelGraph | None = None) -> list[LoopBound]:
-    """The II bound of every loop (module docstring), largest first."""
+def loop_bounds(net: Netlist, graph: ChannelGraph | None = None,
+                buffers_as_wires: bool = True) -> list[LoopBound]:
+    """The II bound of every loop (module docstring), largest first; with
+    buffers_as_wires False, the buffers placed count with their latency."""
     g = graph or channel_graph(net)
-    arcs = [(e.src, e.dst, _latency(e), e.arc.tokens) for e in g.edges if not e.arc.entry]
+    arcs = [(e.src, e.dst, _latency(e, buffers_as_wires), e.arc.tokens)
+            for e in g.edges if not e.arc.entry]
     succ: dict[int, list[int]] = {}
     for u, v, _, _ in arcs:
         succ.setdefault(u, []).append(v)
@@ -393,3 +396,24 @@ def ii_bound(net: Netlist | hs.FuncOp, filename: str = "<dfg>") -> tuple[Fractio
     if not bounds:
         return Fraction(0), []
     return bounds[0].value, bounds[0].cycle
+
+
+def combinational_cycles(net: Netlist) -> dict[str, list[str]]:
+    """A cycle of channels whose valid (forward) or ready (backward) passes
+    no register, per kind; empty when design.md section 5 holds."""
+    g = channel_graph(net)
+    found: dict[str, list[str]] = {}
+    for kind in ("valid", "ready"):
+        succ: dict[int, list[int]] = {}
+        for e in g.edges:
+            if kind == "valid" and e.arc.valid_comb:
+                succ.setdefault(e.src, []).append(e.dst)
+            if kind == "ready" and e.arc.ready_comb:
+                succ.setdefault(e.dst, []).append(e.src)
+        nodes = sorted(succ.keys() | {v for vs in succ.values() for v in vs})
+        for comp in strongly_connected(nodes, succ):
+            members = set(comp)
+            if len(comp) > 1 or comp[0] in succ.get(comp[0], ()):
+                found[kind] = [net.channels[c].name for c in comp if c in members]
+                break
+    return found

@@ -1,0 +1,129 @@
+"""Buffer placement on small hand-built DFGs: a recurrence gets the slots it
+needs and no more, a reconvergent path gets the slack its long sibling's
+latency asks for, a fork whose outputs go their own ways gets none; the
+placement is deterministic and every loop's II bound is met by it."""
+
+import pytest
+
+from loom.golden.run import find_func
+from loom.ir import load_module, parse_module
+from loom.lowering import lower
+from loom.rtl.netlist import build_netlist
+from loom.rtl.timing import combinational_cycles, ii_bound, loop_bounds
+from loom.rtl.units import FIFO_KINDS
+
+# the loop of tests/rtl/test_timing.py: s = s OP body over a stream
+LOOP = """
+handshake.func @acc(%n: i32, %start: none) -> (i32, none) {
+  %0, %1, %2, %3 = handshake.fork [4] %start : none
+  %c0 = handshake.constant %0 {value = 0 : i32} : i32
+  %z0, %z1 = handshake.fork [2] %c0 : i32
+  %c1 = handshake.constant %1 {value = 1 : i32} : i32
+  %idx, %cont = dataflow.stream %z0, %c1, %n {step_op = "+=", cont_cond = "<"} : (i32, i32, i32) -> (i32, i1)
+  %g, %d, %b = handshake.fork [3] %cont : i1
+  %body, %after = dataflow.gate %idx, %g : i32, i1 -> i32, i1
+  %acc = dataflow.carry %d, %z1, %next : i1, i32, i32 -> i32
+  %t, %f = handshake.cond_br %b, %acc : i32
+  BODY
+  handshake.return %f, %3 : i32, none
+}
+"""
+
+
+def _netlist(body: str):
+    text = "builtin.module {" + LOOP.replace("BODY", body) + "}"
+    return build_netlist(find_func(parse_module(text, "t.mlir"), None, "t.mlir"), "t.mlir")
+
+
+def _slots(net) -> dict[str, tuple[str, int]]:
+    """DFG channel name -> (buffer family, slots) for every buffer placed."""
+    out = {}
+    for ch in net.channels:
+        if ch.sink is not None and ch.sink[0].spec.family in FIFO_KINDS:
+            spec = ch.sink[0].spec
+            out[ch.name] = (spec.family if spec.family != "fifo" or not spec.params["transparent"]
+                            else "fifo_t", spec.params.get("slots", 1))
+    return out
+
+
+def test_the_solver_placed_them():
+    net = _netlist("%next = arith.addi %t, %body : i32")
+    assert net.placement.startswith("HiGHS MILP (Optimal")
+
+
+def test_a_one_cycle_recurrence_gets_its_lead_slots_and_one_register():
+    # carry -> cond_br -> addi -> carry.b: II 1 needs a register on valid and
+    # one on ready on the cycle, the carry's output needs 2 slots (liveness):
+    # one 2-slot FIFO on the carry's output is all of it
+    slots = _slots(_netlist("%next = arith.addi %t, %body : i32"))
+    assert slots == {"acc": ("fifo", 2)}, slots
+
+
+def test_a_reconvergent_path_waits_in_slots_for_the_multiplier():
+    # body forks to a 4-stage multiply and around it to the add that joins
+    # them: at II 1 the short path holds the 4 tokens in flight in the
+    # multiplier plus the one arriving, since its ready is registered
+    net = _netlist("""%b1, %b2, %b3 = handshake.fork [3] %body : i32
+  %m = arith.muli %b1, %b2 : i32
+  %s = arith.addi %m, %b3 : i32
+  %next = arith.addi %t, %s : i32""")
+    latency = next(i.spec.params["latency"] for i in net.instances if i.spec.family == "muli")
+    slots = _slots(net)
+    assert slots.get("b3") == ("fifo_t", latency + 1), slots
+    assert "b1" not in slots and "b2" not in slots and "m" not in slots
+
+
+def test_a_fork_whose_outputs_go_their_own_ways_gets_no_slot():
+    # one copy feeds the recurrence, the other a multiply whose result nobody
+    # reads: nothing reconverges, nothing waits
+    slots = _slots(_netlist("""%b1, %b2 = handshake.fork [2] %body : i32
+  %next = arith.addi %t, %b1 : i32
+  %sq = arith.muli %b2, %b2 : i32"""))
+    assert "b1" not in slots and "b2" not in slots, slots
+
+
+def test_placement_is_deterministic():
+    body = """%b1, %b2, %b3 = handshake.fork [3] %body : i32
+  %m = arith.muli %b1, %b2 : i32
+  %s = arith.addi %m, %b3 : i32
+  %next = arith.addi %t, %s : i32"""
+    assert _slots(_netlist(body)) == _slots(_netlist(body))
+
+
+def test_the_fixed_rules_take_over_when_the_solver_finds_nothing(monkeypatch):
+    import loom.rtl.buffer_placement as placement
+
+    monkeypatch.setattr(placement, "place", lambda net: None)
+    net = _netlist("%next = arith.addi %t, %body : i32")
+    assert net.placement.startswith("fixed rules")
+    slots = _slots(net)
+    assert {"g", "d", "b"} <= set(slots)          # rule 3: every fork output
+    assert slots["acc"] == ("tehb", 1)             # rule 2
+
+
+KERNELS = ("vecadd", "dot", "countdown_replay", "matmul", "bubble_sort", "collatz", "gcd")
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_kernels_get_registers_on_every_cycle_and_meet_their_bounds(compiled, tmp_path, name):
+    arts = compiled(name)
+    dfg = tmp_path / f"{name}.dfg.mlir"
+    lower(arts.scf_mlir, dfg, arts.top)
+    func = find_func(load_module(dfg), None, str(dfg))
+    unbuffered = ii_bound(func, str(dfg))[0]
+    net = build_netlist(func, str(dfg))
+    assert net.placement.startswith("HiGHS MILP (Optimal"), net.placement
+    assert combinational_cycles(net) == {}
+    # the buffers the placement adds keep every loop within its target:
+    # counted with their latencies, no loop is slower than its bound
+    for b in loop_bounds(net, buffers_as_wires=False):
+        assert b.value <= unbuffered, (b.value, b.cycle)
+
+
+def test_a_placement_that_leaves_a_combinational_cycle_is_refused(monkeypatch):
+    import loom.rtl.buffer_placement as placement
+
+    monkeypatch.setattr(placement, "place", lambda net: placement.Placement({}, [], 0.0, "none"))
+    with pytest.raises(AssertionError, match="combinational cycle") as exc:
+        _netlist("%next = arith.addi %t, %body : i32")
+    assert all(f"'{name}'" in str(exc.value) for name in ("acc", "t", "next"))
