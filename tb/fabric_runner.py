@@ -83,6 +83,21 @@ class FabricBuild(UnitBuild):
         super().__init__(f"fabric_{name}", [])
         self.rtl = rtl
 
+    def build(self) -> None:
+        # a whole fabric is large: unoptimized C++ builds faster, and
+        # ccache needs the precompiled header included as a file (loom.sim.runner)
+        import os
+        from loom.sim.runner import QUICK_MAKEFLAGS
+        old = os.environ.get("MAKEFLAGS")
+        os.environ["MAKEFLAGS"] = QUICK_MAKEFLAGS
+        try:
+            super().build()
+        finally:
+            if old is None:
+                os.environ.pop("MAKEFLAGS", None)
+            else:
+                os.environ["MAKEFLAGS"] = old
+
     def sources(self) -> dict[str, str]:
         files = {f"{m.name}.sv": m.text for m in self.rtl.modules}
         files[f"{self.top}.sv"] = wrapper(self.rtl, self.top)
