@@ -1,0 +1,257 @@
+"""Throughput under the ideal profile: cycles, achieved II, II bound, area, buffers.
+
+For each kernel (default: the rows of issue 11's table below; or names given on
+the command line) the whole flow into gen/bench/throughput/<kernel>/ and one
+run under loom.sim.profiles.IDEAL (`loom sim K --ideal`: inputs never idle,
+outputs always ready, memory ready every cycle, every response exactly one
+cycle after its request), checked channel by channel like any run. Columns:
+
+  iters    innermost-loop iterations: the largest body count over the loops of
+           the golden run (loom.golden.loop_report: a loop's `body` is the
+           number of iterations its body ran, summed over its activations).
+           In every bench kernel that loop is the innermost one; where the
+           count follows from the C, FORMULA states it and the bench checks it.
+  cycles   cycles of the ideal run (reset to the last token, as `loom sim`).
+  II       achieved II = cycles / iters: the whole run, prologue, outer loops
+           and any other loop nest included, over the innermost iterations;
+           so an upper bound on the innermost loop's steady-state II.
+  bound    the II bound from the netlist (loom.rtl.timing.ii_bound: the
+           largest over the kernel's loops of the latency around a cycle over
+           the tokens on it); no run's II can be below the innermost loop's.
+  ref      the best published HLS result for the same C shape (EPFL
+           Dynamatic, issue 11) in cycles, or the issue's target (vecadd: 300
+           cycles; while loop: II 4); `met` says whether the run reaches it.
+  base     cycles and cells of the same run on main before issue 11's
+           pipelined memory and buffer placement (commit 7d061e0): the
+           baseline the changes are measured by (cells: the 25 % budget).
+  cells    Yosys generic synthesis of the whole top (read_slang -j 1;
+  FFs      synth -flatten; stat) with every unit: cells and flip-flops.
+  slots    buffer slots the netlist inserts (tehb and oehb one each, a fifo
+           its depth); `bufs` the number of buffer units.
+
+Each kernel's flow and its synthesis run under `--lock FILE` (flock), one at a
+time, when given. Yosys results are cached by RTL text under
+gen/bench/throughput/area.json. Takes minutes (cnn_layer alone runs 1.3 M
+simulated cycles and its golden model about half a minute); progress goes to
+stderr.
+
+    tools/run python bench/throughput.py [KERNEL ...] [--lock /work/helpers/cpu.lock] [--no-area]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from loom.frontend.driver import compile_kernel
+from loom.golden.loop_report import loop_streams
+from loom.inputs import Inputs
+from loom.lowering import lower
+from loom.rtl.gates import synthesize
+from loom.rtl.netlist import Netlist
+from loom.rtl.timing import ii_bound
+from loom.sim import profiles
+from loom.sim.flow import SimSetup, run_seed, setup
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNELS = ROOT / "kernels"
+WORK = ROOT / "gen" / "bench" / "throughput"
+BUFFER_FAMILIES = ("tehb", "oehb", "fifo")
+
+
+@dataclass(frozen=True)
+class Reference:
+    cycles: int | None = None   # at most this many cycles
+    ii: int | None = None       # or: achieved II at most this
+    source: str = ""
+
+    def text(self) -> str:
+        return f"{self.cycles}" if self.cycles is not None else f"II {self.ii}"
+
+    def met(self, cycles: int, ii: float) -> bool:
+        if self.cycles is not None:
+            return cycles <= self.cycles
+        return self.ii is not None and ii <= self.ii
+
+
+# Issue 11's table: the kernel of each row and its reference. The Dynamatic
+# figures are for its integration tests of the same shape and sizes.
+REFERENCE: dict[str, Reference] = {
+    "vecadd": Reference(cycles=300, source="target: II 1 on N=256"),
+    "fir": Reference(cycles=1011, source="Dynamatic fir"),
+    "stencil_3x3": Reference(cycles=543, source="Dynamatic stencil_2d"),
+    "insertion_break": Reference(cycles=962, source="Dynamatic insertion_sort"),
+    "gaussian": Reference(cycles=20360, source="Dynamatic gaussian"),
+    "matmul30": Reference(cycles=33647, source="Dynamatic matrix"),
+    "cnn_layer": Reference(cycles=970662, source="Dynamatic cnn"),
+    "while_sum": Reference(ii=4, source="Dynamatic while_loop_1"),
+}
+
+# innermost iterations from the C (None: data-dependent)
+FORMULA: dict[str, int | None] = {
+    "vecadd": 256,                          # N
+    "fir": 1000,                            # TAPS
+    "stencil_3x3": 28 * 3 * 3,              # OUT_COLS x K x K
+    "insertion_break": None,                # the shifts: depends on the data
+    "gaussian": 153 * 19,                   # pivot/row pairs 1 <= p < r <= 18, columns 1..19
+    "matmul30": 30 * 30 * 30,
+    "cnn_layer": 5 * 10 * 10 * 10 * 2 * 4 * 4,   # groups x maps x y x x x o x ky x kx
+    "while_sum": 901,                       # elements 0..900
+}
+
+# (cycles, cells) of this bench on main at 7d061e0, before issue 11's changes
+BASELINE: dict[str, tuple[int, int]] = {
+    "vecadd": (1029, 1044),
+    "fir": (5505, 4958),
+    "stencil_3x3": (1855, 8229),
+    "insertion_break": (3234, 4262),
+    "gaussian": (38117, 8963),
+    "matmul30": (152106, 7812),
+    "cnn_layer": (1291972, 15365),
+    "while_sum": (7211, 1801),
+}
+
+
+@dataclass
+class Row:
+    name: str
+    ok: bool
+    iters: int
+    cycles: int
+    bound: Fraction | float
+    cells: int | None
+    ffs: int | None
+    slots: int
+    bufs: int
+    problems: list[str]
+
+    @property
+    def ii(self) -> float:
+        return self.cycles / self.iters if self.iters else 0.0
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _locked(path: Path | None) -> Iterator[None]:
+    """Hold an exclusive flock on `path` (the shared CPU lock), if given."""
+    if path is None:
+        yield
+        return
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _simulate(name: str) -> SimSetup:
+    out = WORK / name
+    arts = compile_kernel(KERNELS / f"{name}.c", None, [], [], out)
+    lower(arts.scf_mlir, arts.dfg_mlir, arts.top)
+    return setup(Inputs(name, out, arts.dfg_mlir, arts.bundle_path), None)
+
+
+def innermost_iterations(s: SimSetup) -> int:
+    return max((lp.body for lp in loop_streams(s.golden.graph)), default=0)
+
+
+def buffer_slots(net: Netlist) -> int:
+    return sum(inst.spec.params.get("slots", 1) for inst in net.instances
+               if inst.spec.family in BUFFER_FAMILIES)
+
+
+def _area(s: SimSetup, cache: dict) -> tuple[int, int]:
+    rtl_dir = s.rtl.file_list.parent
+    files = s.rtl.file_list.read_text().split()
+    key = hashlib.sha256("".join((rtl_dir / f).read_text() for f in files).encode()).hexdigest()
+    if key not in cache:
+        r = synthesize(rtl_dir, files, s.rtl.top_module)
+        cache[key] = [r.cells, r.ffs]
+    cells, ffs = cache[key]
+    return cells, ffs
+
+
+def bench(name: str, lock: Path | None, area: dict | None) -> Row:
+    t = time.perf_counter()
+    with _locked(lock):
+        _log(f"throughput: {name}: compile, golden run, RTL, Verilator build, ideal run")
+        s = _simulate(name)
+        result = run_seed(s, profiles.IDEAL)
+    problems = list(result.problems)
+    iters = innermost_iterations(s)
+    expected = FORMULA.get(name)
+    if expected is not None and iters != expected:
+        problems.append(f"innermost iterations {iters}, the C says {expected}")
+    bound, _ = ii_bound(s.rtl.netlist)
+    cells = ffs = None
+    if area is not None:
+        with _locked(lock):
+            _log(f"throughput: {name}: Yosys synthesis of {s.rtl.top_module}")
+            cells, ffs = _area(s, area)
+    net = s.rtl.netlist
+    _log(f"throughput: {name}: {result.report['cycles']} cycles, "
+         f"{time.perf_counter() - t:.0f} s")
+    return Row(name, result.passed and not problems, iters, result.report["cycles"], bound,
+               cells, ffs, buffer_slots(net), net.buffers, problems)
+
+
+def _fmt(v: object, width: int) -> str:
+    return f"{'-' if v is None else v:>{width}}"
+
+
+def print_table(rows: list[Row]) -> None:
+    print(f"{'kernel':16} {'ok':3} {'iters':>7} {'cycles':>8} {'II':>6} {'bound':>6} "
+          f"{'ref':>7} {'met':>3} {'base':>8} {'cells':>7} {'base':>7} {'FFs':>6} {'slots':>5} "
+          f"{'bufs':>4}")
+    print("-" * 108)
+    for r in rows:
+        ref = REFERENCE.get(r.name)
+        base_cycles, base_cells = BASELINE.get(r.name, (None, None))
+        bound = f"{float(r.bound):.2f}" if r.bound != float("inf") else "inf"
+        print(f"{r.name:16} {'yes' if r.ok else 'NO':3} {r.iters:>7} {r.cycles:>8} "
+              f"{r.ii:>6.2f} {bound:>6} {ref.text() if ref else '-':>7} "
+              f"{('yes' if ref.met(r.cycles, r.ii) else 'no') if ref else '-':>3} "
+              f"{_fmt(base_cycles, 8)} {_fmt(r.cells, 7)} {_fmt(base_cells, 7)} {_fmt(r.ffs, 6)} "
+              f"{r.slots:>5} {r.bufs:>4}")
+    print("-" * 108)
+    for r in rows:
+        for p in r.problems[:3]:
+            print(f"{r.name}: {p}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kernels", nargs="*", help="kernel names (default: issue 11's rows)")
+    ap.add_argument("--lock", type=Path, help="flock this file around each kernel's runs")
+    ap.add_argument("--no-area", action="store_true", help="skip the Yosys synthesis")
+    args = ap.parse_args(argv)
+    names = args.kernels or list(REFERENCE)
+    WORK.mkdir(parents=True, exist_ok=True)
+    cache_file = WORK / "area.json"
+    area = None
+    if not args.no_area:
+        area = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    rows = []
+    for name in names:
+        rows.append(bench(name, args.lock, area))
+        if area is not None:
+            cache_file.write_text(json.dumps(area))
+    print_table(rows)
+    return 0 if all(r.ok for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
