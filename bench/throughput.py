@@ -59,13 +59,13 @@ from loom.lowering import lower
 from loom.rtl.gates import synthesize
 from loom.rtl.netlist import Netlist
 from loom.rtl.timing import ii_bound
+from loom.rtl.units import FIFO_KINDS
 from loom.sim import profiles
 from loom.sim.flow import SimSetup, run_seed, setup
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
 WORK = ROOT / "gen" / "bench" / "throughput"
-BUFFER_FAMILIES = ("tehb", "oehb", "fifo")
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def innermost_iterations(s: SimSetup) -> int:
 
 def buffer_slots(net: Netlist) -> int:
     return sum(inst.spec.params.get("slots", 1) for inst in net.instances
-               if inst.spec.family in BUFFER_FAMILIES)
+               if inst.spec.family in FIFO_KINDS)
 
 
 def _area(s: SimSetup, cache: dict) -> tuple[int, int]:
