@@ -16,9 +16,11 @@ import test_fabric_fifo
 import test_fabric_spatial_pe
 import test_fabric_spatial_sw
 import test_fabric_tags
+import test_fabric_temporal_sw
 
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
-                  "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG}
+                  "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
+                  "temporal_sw": test_fabric_temporal_sw.ADG}
 
 
 def _write(tmp_path: Path, text: str, name: str) -> Path:
@@ -155,3 +157,9 @@ def test_cli_refuses_with_one_line(tmp_path, capsys, text, message):
 def test_refusals_are_loom_errors():
     with pytest.raises(LoomError, match="not supported"):
         fabric_rtl(load_adg(DECOMPOSABLE), "d")
+
+
+def test_names_become_identifiers():
+    from loom.fabric.rtl.top import identifier
+    assert identifier("chess-2x2") == "chess_2x2"
+    assert identifier("cross") == "cross_n" and identifier("4x4") == "m_4x4"

@@ -89,6 +89,26 @@ def _spatial_sw(node: Node, s: Slice | None) -> Component:
     return Component(name, n_in, w, n_out, w, bits, True, (mod,))
 
 
+def _temporal_sw(node: Node, s: Slice | None) -> Component:
+    w_in, w_out = _widths(node)
+    w = max(w_in, w_out)
+    n_in, n_out = len(node.in_types), len(node.out_types)
+    k = tag_width(node.in_types[0])
+    offs = field_offsets(s)
+    n_slots = fs.int_param(node.definition, "num_route_table", 0) or 0
+    slots = []
+    for t in range(n_slots):
+        bits = [(o, i, offs[f"slot{t}.route.o{o}.i{i}"][0]) for o in range(n_out)
+                for i in range(n_in) if f"slot{t}.route.o{o}.i{i}" in offs]
+        slots.append((offs[f"slot{t}.valid"][0], offs[f"slot{t}.tag"][0], bits))
+    params = dict(n_in=n_in, n_out=n_out, w=w, k=k, slots=slots)
+    name = f"loom_fabric_temporal_sw_i{n_in}_o{n_out}_w{w}_t{k}_{_digest(slots)}"
+    mod = render_fabric("fabric_temporal_sw", name, params, f"fabric.temporal_sw {node.name}",
+                        n_in=n_in, n_out=n_out, w=w, k=k, slots=slots,
+                        cfg_bits=s.bits if s else 0)
+    return Component(name, n_in, w, n_out, w, s.bits if s else 0, True, (mod,))
+
+
 def _fifo(node: Node, s: Slice | None) -> Component:
     w_in, w_out = _widths(node)
     w = max(w_in, w_out)
@@ -204,6 +224,7 @@ def identifier_of(name: str) -> str:
 
 
 _KINDS = {
+    "temporal_sw": _temporal_sw,
     "spatial_pe": _spatial_pe,
     "spatial_sw": _spatial_sw,
     "fifo": _fifo,
