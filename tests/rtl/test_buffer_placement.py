@@ -101,6 +101,22 @@ def test_the_fixed_rules_take_over_when_the_solver_finds_nothing(monkeypatch):
     assert slots["acc"] == ("tehb", 1)             # rule 2
 
 
+
+def test_a_missing_solver_is_said_not_hidden(monkeypatch, capsys):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_highspy(name, *args, **kwargs):
+        if name == "highspy":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_highspy)
+    net = _netlist("%next = arith.addi %t, %body : i32")
+    assert net.placement.startswith("fixed rules")
+    assert "warning: highspy is not installed" in capsys.readouterr().err
+
 KERNELS = ("vecadd", "dot", "countdown_replay", "matmul", "bubble_sort", "collatz", "gcd")
 
 

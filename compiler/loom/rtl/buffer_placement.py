@@ -44,6 +44,7 @@ to the fixed rules (so does a tree whose environment lacks highspy).
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -183,6 +184,9 @@ def place(net: Netlist, time_limit: float = TIME_LIMIT_S) -> Placement | None:
     try:
         import highspy  # noqa: F401  (a tree set up before it was a dependency)
     except ImportError:
+        # a pinned dependency: its absence is a stale environment, said, not hidden
+        print("warning: highspy is not installed (run `make setup`); buffers are placed "
+              "by the fixed rules, which are correct but slower", file=sys.stderr)
         return None
     t0 = time.perf_counter()
     g = channel_graph(net)
