@@ -26,7 +26,7 @@ from loom.fabric.config_layout import FabricLayout
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.ir import parse
 from tb.scoreboard import Scoreboard
-from tb.unit_runner import PROFILES, Profile, UnitBuild, rand_value
+from tb.unit_runner import PROFILES, Profile, UnitBuild, assert_episode_clean, rand_value
 
 
 @dataclass
@@ -161,11 +161,5 @@ def _check(name: str, ep: dict[str, Any], res: dict[str, Any], case: FabricCase)
         got = len(res["transfers"][port])
         if got != n:
             problems.append(f"{port}: consumed {got} tokens, the model consumes {n}")
-    report = sb.report()
-    if res["timeout"]:
-        problems.insert(0, f"timeout after {res['cycles']} cycles; stuck at valid && !ready: "
-                           f"{', '.join(res['stuck']) or 'none'}")
-    if report:
-        problems.insert(0, report)
-    assert not problems, (f"{name}, episode {ep['name']} (config {dict(case.config)}): "
-                          + "\n  ".join(problems))
+    assert_episode_clean(f"{name}, episode {ep['name']} (config {dict(case.config)})", res, sb,
+                         problems)

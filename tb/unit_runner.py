@@ -368,6 +368,13 @@ def _check_episode(name: str, ep: dict[str, Any], res: dict[str, Any],
                 i = next(i for i, (a, b) in enumerate(zip(final, exp.memory)) if a != b)
                 problems.append(f"{prefix} ({case.spec.module}): final memory differs first at "
                                 f"element {i}: expected {exp.memory[i]}, got {final[i]}")
+    assert_episode_clean(where, res, sb, problems)
+
+
+def assert_episode_clean(where: str, res: dict[str, Any], sb: Scoreboard,
+                         problems: list[str]) -> None:
+    """Fails the test with everything wrong in one episode: the scoreboard's
+    first divergence, a timeout with the stuck channels, then `problems`."""
     report = sb.report()
     if res["timeout"]:
         problems.insert(0, f"timeout after {res['cycles']} cycles; stuck at valid && !ready: "
