@@ -32,7 +32,7 @@ def test_a_result_long_after_done_is_waited_for(tmp_path):
     for settings in SEEDS:
         result = run_seed(s, settings)
         assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
-        assert result.report["cycles"] > 2000
+        assert result.report["cycles"] > 10 * 64   # far past done + the old 64-cycle drain
         assert result.report["tokens"] == s.golden_tokens
 
 

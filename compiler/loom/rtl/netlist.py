@@ -181,6 +181,12 @@ def _place_buffers(net: Netlist, body, units, channels: dict[SSAValue, Channel])
         unit = placement.choices[index].unit()
         if unit is not None:
             _insert_buffer(net, net.channels[index], unit, "throughput")
+    # Liveness comes from rules 2 and 3, not from the solver: without a slot on
+    # every fork output, kernels/transpose.c deadlocks under stall seed 1.
+    # Added slots only add capacity (a marked graph stays live) and a tehb adds
+    # no latency, so the throughput placement keeps its II.
+    _buffer_lead_outputs(net)
+    _buffer_fork_outputs(net)
     from loom.rtl.timing import combinational_cycles
     cycles = combinational_cycles(net)
     assert not cycles, f"buffer placement left a combinational cycle: {cycles}"
