@@ -12,9 +12,12 @@ loom.rtl.buffer_placement places and sizes the buffers (a HiGHS MILP):
 `dataflow.invariant` gets at least 2 slots; (c) each loop is sized for the
 II bound of its recurrences (loom.rtl.timing); (d) the short path of a
 reconvergent pair gets the slots that let it wait for the long one;
-(e) nothing else, fork outputs included, gets a slot unless (a), (c) or
-(d) asks for it. When the solver finds no placement in time, the fixed
-rules take over: (1) one edge of every cycle (a DFS back edge) gets a
+(e) nothing else gets a slot for throughput unless (a), (c) or (d) asks
+for it. Liveness does not rest on the solver: rules 2 and 3 below (lead and
+fork-output slots) are applied on top of its placement (the solver's
+placement alone deadlocked kernels/transpose.c under stall seed 1: a fork
+output without a slot). When the solver finds no placement in time, the
+fixed rules take over: (1) one edge of every cycle (a DFS back edge) gets a
 2-slot FIFO with registered valid and ready; (2) every carry or invariant
 output gets a 1-slot buffer; (3) every fork output gets a 1-slot buffer.
 
@@ -30,9 +33,10 @@ emit their initial value before they take their first condition. Loops
 holds each of its T lead tokens against the 2 slots of that lead's output
 (placement (b)): at least T free slots. The other cycles run forward along
 one of two paths that leave a fork and meet again, and backward along the
-other; a path with a token ahead passes the output of the lead that put it
-there, whose second slot is free: every such cycle holds a token. (The
-fixed rules give the same free slot at the fork output instead: rule 3.)
+other; rule 2 gives each lead token its own slot and rule 3 gives the fork
+output that starts the backward path a free slot: every such cycle holds a
+token. Slots added to a placement only add capacity, so a live graph stays
+live, and a tehb slot adds no latency, so the II targets hold.
 Without those slots, `fork -> invariant -> cond_br -> carry -> cond_br <- fork`
 (a `while` loop's raw condition replaying an invariant into a carry) holds
 two initial tokens against too few slots and deadlocks (issue 10).
