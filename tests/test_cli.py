@@ -1,5 +1,7 @@
 """The `loom` command line: help for every command, exit statuses, one-line errors."""
 
+import os
+import shlex
 import subprocess
 import sys
 
@@ -61,3 +63,14 @@ def test_rtl_writes_top_units_and_file_list(tmp_path, capsys):
     assert listed[-1] == "vecadd_top.sv" and len(listed) > 1
     assert all((tmp_path / "rtl" / f).exists() for f in listed)
     assert f"rtl: {tmp_path / 'rtl' / 'vecadd_top.sv'}" in out
+
+
+def test_a_closed_pipe_ends_quietly():
+    # `loom --version | head`: the reader may leave before we write.
+    proc = subprocess.run(
+        f"{shlex.quote(sys.executable)} -m loom.cli --version | true",
+        shell=True, capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "BrokenPipeError" not in proc.stderr

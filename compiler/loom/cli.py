@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -160,21 +161,35 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.version:
-        from loom.version import version_text
-        print(version_text())
-        return 0
-    if args.command is None:
-        parser.print_help()
-        return 2
     try:
-        return _handler(args.command)(args)
+        return _dispatch(parser, args)
+    except BrokenPipeError:
+        # `loom ... | head` closed our stdout: stop quietly, as Unix tools do.
+        _silence_stdout()
+        return 141
     except LoomError as err:
         sys.stderr.write(err.format() + "\n")
         return err.exit_status
     except KeyboardInterrupt:
         sys.stderr.write("loom: interrupted\n")
         return 130
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.version:
+        from loom.version import version_text
+        print(version_text(), flush=True)
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return _handler(args.command)(args)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":
