@@ -13,7 +13,7 @@ COMMAND_FLAGS = {
     "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
     "run": ["--bundle", "--stage", "-o"],
     "rtl": ["-o", "--adg"],
-    "sim": ["--seed", "--ideal", "--waves", "-o"],
+    "sim": ["--bundle", "--seed", "--ideal", "--waves", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
     "adg": ["PRESET|check", "FILE", "--list", "-o"],
 }

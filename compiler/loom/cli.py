@@ -101,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "it under random stalls; compare every channel's tokens, "
                                    "the results and the memories.")
     _add_c_flags(p)
+    p.add_argument("--bundle", metavar="B.json",
+                   help="sim bundle with inputs and expectations (default: the native run)")
     run = p.add_mutually_exclusive_group()
     run.add_argument("--seed", type=int, default=1, metavar="S",
                      help="stall and memory-latency seed (default 1): "

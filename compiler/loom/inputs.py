@@ -25,6 +25,13 @@ class Inputs:
     out_dir: Path
     dfg: Path
     bundle: Path | None
+    bundle_is_native: bool = False
+    """The bundle is this compile's own native run (not a user's --bundle)."""
+
+    @property
+    def expectations(self) -> str:
+        """Where the expected results and memories come from, for reports."""
+        return "the native run" if self.bundle_is_native else f"the bundle {self.bundle}"
 
 
 def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
@@ -36,7 +43,8 @@ def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
     if kernel.name.endswith(".c"):
         arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir)
         lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin)
-        return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path)
+        return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,
+                      bundle_is_native=given is None)
     bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
     if not bundle.exists():
         if need_bundle:

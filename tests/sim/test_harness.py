@@ -92,7 +92,8 @@ def test_an_rtl_mismatch_names_its_invocation(tmp_path):
     s, sums = _bump_setup(tmp_path, [1, 2])
     wrong = replace(s.bundle, expected_outputs=[ExpectedOutput(0, [sums[0], sums[1] + 1])])
     result = run_seed(replace(s, bundle=wrong), SEEDS[0])
-    assert result.problems == [f"mismatch against the native run: invocation 1: result 0: "
+    assert result.problems == [f"mismatch against the bundle {tmp_path / 'bump.bundle.json'}: "
+                               "invocation 1: result 0: "
                                f"expected {sums[1] + 1}, got {sums[1]}"]
 
 

@@ -54,3 +54,21 @@ def test_loom_sim_ideal_and_seed_exclude_each_other(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not allowed" in err
+
+
+def test_loom_sim_takes_a_bundle(tmp_path, capsys):
+    """--bundle replaces the native run: here n = 10 and an expectation one too high,
+    which the golden model, run on the bundle's inputs, already refutes."""
+    a = [(i % 17) * (i % 5) - 20 for i in range(512)]   # kernels/sum_n.c's main()
+    bundle = {"case_name": "sum_n", "start_token_count": 1,
+              "scalar_inputs": [{"arg_index": 1, "data": [10]}],
+              "memory_regions": [{"memref_arg_index": 0, "elem_size_bytes": 4, "values": a}],
+              "expected_memory_regions": [{"memref_arg_index": 0, "elem_size_bytes": 4,
+                                           "values": a}],
+              "expected_outputs": [{"result_index": 0, "data": [sum(a[:10]) + 1]}]}
+    path = tmp_path / "n10.bundle.json"
+    path.write_text(json.dumps(bundle))
+    status = main(["sim", "sum_n", "--bundle", str(path), "--ideal", "-o", str(tmp_path / "o")])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert f"result 0: expected {sum(a[:10]) + 1}, got {sum(a[:10])}" in out, out

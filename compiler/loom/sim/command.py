@@ -19,7 +19,6 @@ from loom.sim import profiles
 
 def sim_main(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    args.bundle = None
     inputs = prepare(args)
     t_compile = time.perf_counter() - t0
     print(f"sim: {inputs.name}: compiled in {t_compile:.1f} s; golden run, RTL, "

@@ -125,7 +125,7 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
     # every result that came is checked, one that never came is "got nothing";
     # the memories are dumped only when the run finished
     outcome = rtl_outcome(net, trace, memories, s.bundle.start_token_count)
-    problems += [f"mismatch against the native run: {m}"
+    problems += [f"mismatch against {s.inputs.expectations}: {m}"
                  for m in compare(s.bundle, outcome, memories=finished)]
 
     seconds = result["seconds"]
