@@ -27,11 +27,12 @@ def test_negotiation_moves_the_net_that_has_a_choice():
 
 
 def test_broadcast_branches_inside_the_switch():
-    # b to both units' first inputs: one tree, branching at port 4 (a
-    # switch output drives PE input 0, which reaches every unit input)
-    r = route(_graph(), [Net(1, (6, 9))])
+    # b to both inputs of fu_add: one tree, branching at the switch input 3
+    # (LOOM's spatial PE contract: fanout happens at a switch input; a
+    # switch output is one PE input, whose mux feeds one unit input)
+    r = route(_graph(), [Net(1, (6, 7))])
     assert r.ok
-    assert r.paths == [[[1, 3, 4, 6], [1, 3, 4, 9]]]
+    assert r.paths == [[[1, 3, 4, 6], [1, 3, 5, 7]]]
 
 
 def test_unreachable_sink_and_lasting_overuse_are_reported():

@@ -8,7 +8,9 @@ tree so far, so a net is one broadcast tree. Moves: an output port to the
 input ports its wires reach; a routing node's input to the outputs its
 connectivity allows. Only routing nodes fan out (LOOM's C11): a source that
 is not a routing output (module input, unit, memory) starts the tree, and
-later sinks branch only at ports of routing nodes already in the tree.
+later sinks branch only at input ports of routing nodes already in the tree
+(the spec's rule: fanout happens at a switch input, which then drives
+several switch outputs; a PE input mux never broadcasts).
 
 Capacity (C4): a port carries one net. Entering port p costs
 (1 + history[p]) * (1 + present * users[p]) where users counts the other
@@ -66,6 +68,9 @@ class _Searcher:
             return self.wires.get(port, [])
         return self.graph.hops.get(port, [])
 
+    def is_input(self, port: int) -> bool:
+        return self.graph.ports[port].direction == "in"
+
     def is_routing(self, port: int) -> bool:
         return self.graph.ports[port].node in self.routing
 
@@ -98,8 +103,11 @@ def _route_net(search: _Searcher, net: Net, index: int, users: list[set[int]],
     users[net.source].add(index)
     paths: list[list[int] | None] = []
     for sink in net.sinks:
-        # the tree's branch points: its routing ports, or the source alone at first
-        starts = [p for p in parent if search.is_routing(p)] if len(parent) > 1 else [net.source]
+        # the tree's branch points: the inputs of its routing nodes (a switch
+        # broadcasts; a wire from an output, even a switch output into a PE's
+        # input muxes, feeds one consumer), or the source alone at first
+        starts = [p for p in parent if search.is_routing(p) and search.is_input(p)] \
+            if len(parent) > 1 else [net.source]
         reached = _search(search, starts, sink, parent, index, users, history, present)
         if reached is None:
             paths.append(None)

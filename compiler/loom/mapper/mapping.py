@@ -1,0 +1,128 @@
+"""Map a DFG onto an ADG: place (constructive, then annealing), route
+(negotiated congestion), and record the port-level route of every DFG edge
+(loom-fabric-notes.md section 3.4's pipeline, without LOOM's repair stages).
+
+When routing leaves edges unrouted or ports shared, the estimate of those
+edges is weighted up and the placement annealed again, for a fixed number
+of rounds (iteration budgets, no clock). A memref edge is bound, not
+routed: its path is LOOM's synthetic [p, p] on the hardware memref port.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from xdsl.ir import Block, Operation
+
+from loom.mapper.adg_graph import AdgGraph, flatten
+from loom.mapper.annealing import anneal
+from loom.mapper.placement import Placement, Problem, build_problem, construct
+from loom.mapper.router import Net, Routes, route
+from loom.mapper.sw_graph import SwGraph, sw_graph
+
+ROUTE_ROUNDS = 4
+"""Placement-and-routing rounds before the result is kept as it is."""
+REWEIGHT = 2.0
+"""Factor on the estimate of an edge that failed to route in a round."""
+REPAIR_ITERATIONS_PER_NODE = 50
+
+
+@dataclass
+class Mapping:
+    sw: SwGraph
+    adg: AdgGraph
+    problem: Problem
+    placement: Placement
+    paths: list[list[int] | None]
+    """Per DFG edge: [src out, in, out, ..., dst in]; [p, p] for a memref; None: unrouted."""
+    overused: list[int]
+    """Ports left carrying several nets."""
+    seed: int
+    rounds: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.overused and all(
+            self.placement.chosen[n] is not None for n in self.problem.placeable) and all(
+            p is not None for p in self.paths)
+
+
+def edge_nets(problem: Problem, placement: Placement
+              ) -> tuple[list[Net], dict[int, tuple[int, int]], dict[int, list[int]]]:
+    """The router's nets: one per produced value (its hardware source port) with
+    one sink per edge; edge -> (net, sink position); memref edges -> [p, p]."""
+    nets: list[Net] = []
+    where: dict[int, tuple[int, int]] = {}
+    bound: dict[int, list[int]] = {}
+    by_source: dict[int, list[tuple[int, int]]] = {}
+    order: list[int] = []
+    for e in problem.sw.edges:
+        a, b = placement.chosen[e.src], placement.chosen[e.dst]
+        if e.is_memref:
+            port = b.in_port(e.dst_index) if b is not None else None
+            if port is not None:
+                bound[e.id] = [port, port]
+            continue
+        if a is None or b is None:
+            continue
+        src, dst = a.out_port(e.src_index), b.in_port(e.dst_index)
+        if src is None or dst is None:
+            continue
+        if src not in by_source:
+            by_source[src] = []
+            order.append(src)
+        by_source[src].append((e.id, dst))
+    for src in order:
+        for k, (edge, _) in enumerate(by_source[src]):
+            where[edge] = (len(nets), k)
+        nets.append(Net(src, tuple(dst for _, dst in by_source[src])))
+    return nets, where, bound
+
+
+def _edge_paths(problem: Problem, placement: Placement, routes: Routes,
+                where: dict[int, tuple[int, int]], bound: dict[int, list[int]]
+                ) -> list[list[int] | None]:
+    paths: list[list[int] | None] = []
+    for e in problem.sw.edges:
+        if e.id in bound:
+            paths.append(bound[e.id])
+        elif e.id in where:
+            net, k = where[e.id]
+            paths.append(routes.paths[net][k])
+        else:
+            paths.append(None)
+    return paths
+
+
+def _failed_edges(paths: list[list[int] | None], overused: list[int], problem: Problem) -> list[int]:
+    shared = set(overused)
+    return [e.id for e in problem.sw.edges if not e.is_memref and (
+        paths[e.id] is None or shared.intersection(paths[e.id] or []))]
+
+
+def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
+    """Place and route the handshake.func body `body` onto the ADG `module`."""
+    sw = sw_graph(body)
+    adg = flatten(module)
+    problem = build_problem(sw, adg, module)
+    rng = random.Random(seed)
+    placement = anneal(problem, construct(problem, rng), rng)
+    result: Mapping | None = None
+    for round_index in range(1, ROUTE_ROUNDS + 1):
+        nets, where, bound = edge_nets(problem, placement)
+        routes = route(adg, nets)
+        paths = _edge_paths(problem, placement, routes, where, bound)
+        result = Mapping(sw, adg, problem, placement, paths, routes.overused, seed, round_index)
+        failed = _failed_edges(paths, routes.overused, problem)
+        if result.ok or not failed or round_index == ROUTE_ROUNDS:
+            break
+        for e in failed:
+            problem.weights[e] *= REWEIGHT
+        placement = anneal(problem, placement, rng,
+                           REPAIR_ITERATIONS_PER_NODE * max(1, len(problem.placeable)))
+    assert result is not None
+    return result
+
+
+__all__ = ["Mapping", "edge_nets", "map_dfg"]

@@ -1,0 +1,310 @@
+"""Placement: where each DFG node sits, and its constructive first guess.
+
+Every DFG node (sw_graph.py) has options, each a hardware node plus the
+port binding that hosts it: an op a function unit (techmap candidates,
+commutative swaps and join masks included), a memory a hardware memory of
+its kind (the software/hardware family order bridged), a scalar argument a
+module input and a result a module output (LOOM's fit rule: the software
+width fits the port's; tagged ports carry no scalars). An option occupies
+a resource: a whole spatial PE for an op (LOOM's C8: one active unit per
+PE), the node itself otherwise.
+
+The constructive placement visits nodes in topological order (cycles
+broken at the lowest node id) and gives each the free option nearest its
+placed neighbours (sites.py's hop estimate); ties go to a seeded random
+pick. annealing.py refines the result. Nothing here reads the clock or
+global random state: the same inputs and seed give the same placement.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Attribute, Operation
+
+from loom.dialects.fabric_types import TaggedType, scalar_width
+from loom.mapper.adg_graph import AdgGraph
+from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
+from loom.mapper.sw_graph import SwGraph, SwNode
+from loom.mapper.techmap import (
+    Candidate,
+    HwMemory,
+    _attr_int,  # noqa: PLC2701 (one package)
+    _value_type,  # noqa: PLC2701
+    candidates,
+    fabric_top,
+    hw_memories,
+    hw_units,
+    memory_candidates,
+)
+
+UNPLACED = 10 * UNREACHABLE
+"""Cost of a node left without a host: worse than any placement."""
+PREFERENCE = 1e-3
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to host a DFG node."""
+
+    hw_node: int
+    resource: str
+    """What the option occupies exclusively (a PE or the node)."""
+    site: str
+    in_ports: tuple[tuple[int, int], ...]
+    """(software operand, hardware input port); memref operands included."""
+    out_ports: tuple[tuple[int, int], ...]
+    """(software result, hardware output port)."""
+    candidate: Candidate | None = None
+    """An op's unit binding and payload fields."""
+    preference: float = 0.0
+    """A tie-break far below one hop: LOOM's choice among equals (first-fit
+    boundary binding in argument order; a unit's first binding: unswapped,
+    the lowest join inputs)."""
+
+    def in_port(self, operand: int) -> int | None:
+        return dict(self.in_ports).get(operand)
+
+    def out_port(self, result: int) -> int | None:
+        return dict(self.out_ports).get(result)
+
+
+@dataclass
+class Problem:
+    """What placement works on: the DFG, the ADG and each node's options."""
+
+    sw: SwGraph
+    adg: AdgGraph
+    options: list[list[Option]]
+    """Per DFG node; empty for memref arguments (bound, not placed)."""
+    distances: SiteDistances
+    weights: list[float] = field(default_factory=list)
+    """Per DFG edge: how much its route estimate counts (routing raises it)."""
+
+    def __post_init__(self) -> None:
+        if not self.weights:
+            self.weights = [1.0] * len(self.sw.edges)
+
+    @property
+    def placeable(self) -> list[int]:
+        return [n.id for n in self.sw.nodes if not n.is_memref_input]
+
+
+# --- options --------------------------------------------------------------------------
+
+
+def _boundary_fits(sw: Attribute, hw: Attribute) -> bool:
+    if isinstance(hw, TaggedType) or isinstance(sw, MemRefType):
+        return False
+    s, h = scalar_width(_value_type(sw)), scalar_width(hw)
+    return s is not None and h is not None and s <= h
+
+
+def _module_port_types(module: Operation) -> tuple[list[Attribute], list[Attribute]]:
+    block = fabric_top(module).regions[0].block
+    outs = [v.type for v in block.last_op.operands] if block.last_op else []  # type: ignore[union-attr]
+    return [a.type for a in block.args], outs
+
+
+def _boundary_options(node: SwNode, adg: AdgGraph, taken: set[int],
+                      types: tuple[list[Attribute], list[Attribute]]) -> list[Option]:
+    """Module ports for a scalar argument (or result); LOOM binds first-fit in
+    order, so the first free fitting port (added to `taken`) is preferred."""
+    assert node.value is not None
+    kind = "module_in" if node.kind == "input" else "module_out"
+    ports = [n for n in adg.nodes if n.kind == kind and _boundary_fits(
+        node.value.type, (types[0] if kind == "module_in" else types[1])[n.index])]
+    first = next((n.id for n in ports if n.id not in taken), None)
+    if first is not None:
+        taken.add(first)
+    found: list[Option] = []
+    for n in ports:
+        pref = 0.0 if n.id == first else PREFERENCE * (1 + abs(n.id - (first or 0)))
+        if kind == "module_in":
+            found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), (),
+                                ((0, n.outputs[0]),), preference=pref))
+        else:
+            found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), ((0, n.inputs[0]),),
+                                (), preference=pref))
+    return found
+
+
+def _unit_options(op: Operation, adg: AdgGraph, units) -> list[Option]:
+    fu_node = {(n.pe, n.opcode): n for n in adg.nodes if n.kind == "fu"}
+    found: list[Option] = []
+    rank: dict[int, int] = {}
+    for c in candidates(op, units):
+        n = fu_node[(c.pe, c.opcode)]
+        ins = tuple((sw, n.inputs[k]) for k, sw in enumerate(c.inputs) if sw is not None)
+        outs = tuple((sw, n.outputs[k]) for k, sw in enumerate(c.outputs) if sw is not None)
+        rank[n.id] = rank.get(n.id, -1) + 1
+        found.append(Option(n.id, f"pe:{c.pe}", site_of(adg, n.id), ins, outs, c,
+                            PREFERENCE * rank[n.id]))
+    return found
+
+
+def memory_lanes(op: Operation) -> tuple[int, int]:
+    return _attr_int(op, "ld_count") or 0, _attr_int(op, "st_count") or 0
+
+
+def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory]) -> list[Option]:
+    """A single-lane software memory on an untagged hardware memory: operands
+    [memref], (st_data, st_addr) per store, ld_addr per load; results ld_data,
+    st_done, ld_done. Hardware families: [memref], ld_addr, st_addr, st_data;
+    ld_data, ld_done, st_done (loom-fabric-notes.md 1.3)."""
+    ld, st = memory_lanes(op)
+    if ld > 1 or st > 1:
+        return []  # several lanes share a port only by tag: not mapped yet
+    by_name = {n.name: n for n in adg.nodes if n.resource_class == "memory"}
+    found = []
+    for hw in memory_candidates(op, memories):
+        n = by_name.get(hw.name)
+        if n is None or hw.tagged:
+            continue
+        memref = [p for p in n.inputs if adg.ports[p].is_memref]
+        data_in = [p for p in n.inputs if not adg.ports[p].is_memref]
+        fam_in = dict(zip(_families_in(hw), data_in))
+        fam_out = dict(zip(_families_out(hw), n.outputs))
+        ins: list[tuple[int, int]] = []
+        k = 0
+        if op.name == "handshake.extmemory":
+            ins.append((0, memref[0]))
+            k = 1
+        if st:
+            ins += [(k, fam_in["st_data"]), (k + 1, fam_in["st_addr"])]
+            k += 2
+        if ld:
+            ins.append((k, fam_in["ld_addr"]))
+        outs: list[tuple[int, int]] = []
+        r = 0
+        if ld:
+            outs.append((r, fam_out["ld_data"]))
+            r += 1
+        if st:
+            outs.append((r, fam_out["st_done"]))
+            r += 1
+        if ld:
+            outs.append((r, fam_out["ld_done"]))
+        found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), tuple(ins), tuple(outs)))
+    return found
+
+
+def _families_in(hw: HwMemory) -> list[str]:
+    return (["ld_addr"] if hw.ld_count else []) + (["st_addr", "st_data"] if hw.st_count else [])
+
+
+def _families_out(hw: HwMemory) -> list[str]:
+    return (["ld_data", "ld_done"] if hw.ld_count else []) + (["st_done"] if hw.st_count else [])
+
+
+def build_problem(sw: SwGraph, adg: AdgGraph, module: Operation) -> Problem:
+    units = hw_units(module)
+    memories = hw_memories(module)
+    types = _module_port_types(module)
+    options: list[list[Option]] = []
+    taken: set[int] = set()
+    for node in sw.nodes:
+        if node.is_memref_input:
+            options.append([])
+        elif node.kind in ("input", "output"):
+            options.append(_boundary_options(node, adg, taken, types))
+        elif node.kind == "memory":
+            assert node.op is not None
+            options.append(_memory_options(node.op, adg, memories))
+        else:
+            assert node.op is not None
+            options.append(_unit_options(node.op, adg, units))
+    return Problem(sw, adg, options, SiteDistances.of(adg))
+
+
+# --- state and cost -------------------------------------------------------------------
+
+
+@dataclass
+class Placement:
+    """A node -> option assignment (None: unplaced) and the resources it holds."""
+
+    chosen: list[Option | None]
+    holder: dict[str, int] = field(default_factory=dict)
+    """Resource -> the node holding it."""
+
+    @classmethod
+    def empty(cls, n: int) -> Placement:
+        return cls([None] * n)
+
+    def assign(self, node: int, option: Option | None) -> None:
+        old = self.chosen[node]
+        if old is not None and self.holder.get(old.resource) == node:
+            del self.holder[old.resource]
+        self.chosen[node] = option
+        if option is not None:
+            self.holder[option.resource] = node
+
+
+def edge_cost(problem: Problem, placement: Placement, edge: int) -> float:
+    e = problem.sw.edges[edge]
+    a, b = placement.chosen[e.src], placement.chosen[e.dst]
+    if e.is_memref or a is None or b is None:
+        return 0.0
+    return problem.weights[edge] * problem.distances.between(a.site, b.site)
+
+
+def node_cost(problem: Problem, placement: Placement, node: int) -> float:
+    chosen = placement.chosen[node]
+    if chosen is None:
+        return 0.0 if problem.sw.nodes[node].is_memref_input else UNPLACED
+    return chosen.preference
+
+
+def total_cost(problem: Problem, placement: Placement) -> float:
+    return (sum(edge_cost(problem, placement, e.id) for e in problem.sw.edges)
+            + sum(node_cost(problem, placement, n) for n in range(len(problem.sw.nodes))))
+
+
+# --- constructive -----------------------------------------------------------------------
+
+
+def topological_order(sw: SwGraph) -> list[int]:
+    """Kahn's order, lowest id first; a cycle is entered at its lowest id."""
+    preds = {n.id: {e.src for e in sw.edges if e.dst == n.id and e.src != n.id}
+             for n in sw.nodes}
+    done: set[int] = set()
+    order: list[int] = []
+    while len(order) < len(sw.nodes):
+        ready = [n for n in preds if n not in done and preds[n] <= done]
+        pick = min(ready) if ready else min(n for n in preds if n not in done)
+        done.add(pick)
+        order.append(pick)
+    return order
+
+
+def construct(problem: Problem, rng: random.Random) -> Placement:
+    placement = Placement.empty(len(problem.sw.nodes))
+    neighbours: dict[int, list[tuple[int, int]]] = {}
+    for e in problem.sw.edges:
+        neighbours.setdefault(e.src, []).append((e.dst, e.id))
+        neighbours.setdefault(e.dst, []).append((e.src, e.id))
+    for node in topological_order(problem.sw):
+        free = [o for o in problem.options[node] if o.resource not in placement.holder]
+        if not free:
+            continue
+        best: list[Option] = []
+        best_cost = float("inf")
+        for o in free:
+            placement.chosen[node] = o
+            cost = o.preference + sum(edge_cost(problem, placement, e)
+                                      for _, e in neighbours.get(node, []))
+            if cost < best_cost:
+                best, best_cost = [o], cost
+            elif cost == best_cost:
+                best.append(o)
+        placement.chosen[node] = None
+        placement.assign(node, best[0] if len(best) == 1 else rng.choice(best))
+    return placement
+
+
+__all__ = ["Option", "Placement", "Problem", "build_problem", "construct", "edge_cost",
+           "memory_lanes", "node_cost", "topological_order", "total_cost", "UNPLACED"]
