@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from loom.mapper.placement import Option, Placement, Problem, edge_cost, node_cost, total_cost
 
@@ -75,35 +77,65 @@ def descend(problem: Problem, placement: Placement, incident: dict[int, list[int
             return
 
 
-def _improve(problem: Problem, placement: Placement, incident: dict[int, list[int]],
-             node: int, option: Option) -> bool:
+@dataclass(frozen=True)
+class _Move:
+    """`node` onto `option`; the node holding that resource, if any, onto `back`."""
+
+    node: int
+    option: Option
+    other: int | None
+    back: Option | None
+
+    @property
+    def nodes(self) -> tuple[int, ...]:
+        return (self.node,) if self.other is None else (self.node, self.other)
+
+
+def _move_to(problem: Problem, placement: Placement, node: int, option: Option,
+             pick: Callable[[list[Option]], Option]) -> _Move | None:
+    """The move of `node` onto `option` (a swap when its resource is held), or
+    None when void; `pick` chooses the holder's way back."""
     current = placement.chosen[node]
     if option is current:
-        return False
+        return None
     other = placement.holder.get(option.resource)
-    if other == node:
-        other = None
-    back = None
-    if other is not None:
-        if current is None:
-            return False
-        back = next((o for o in problem.options[other] if o.resource == current.resource), None)
-        if back is None:
-            return False
-    nodes = (node,) if other is None else (node, other)
-    previous = {n: placement.chosen[n] for n in nodes}
-    before = _local_cost(problem, placement, nodes, incident)
-    for n in nodes:
+    if other is None or other == node:  # free, or another unit of the node's own PE
+        return _Move(node, option, None, None)
+    if current is None:
+        return None
+    back = [o for o in problem.options[other] if o.resource == current.resource]
+    return _Move(node, option, other, pick(back)) if back else None
+
+
+def _apply(problem: Problem, placement: Placement, move: _Move,
+           incident: dict[int, list[int]]) -> tuple[float, dict[int, Option | None]]:
+    """Make the move; (cost change, what to restore)."""
+    before = _local_cost(problem, placement, move.nodes, incident)
+    previous = {n: placement.chosen[n] for n in move.nodes}
+    for n in move.nodes:
         placement.assign(n, None)
-    if other is not None:
-        placement.assign(other, back)
-    placement.assign(node, option)
-    if _local_cost(problem, placement, nodes, incident) < before - 1e-9:
+    if move.other is not None:
+        placement.assign(move.other, move.back)
+    placement.assign(move.node, move.option)
+    return _local_cost(problem, placement, move.nodes, incident) - before, previous
+
+
+def _undo(placement: Placement, previous: dict[int, Option | None]) -> None:
+    for n in previous:
+        placement.assign(n, None)
+    for n, o in previous.items():
+        placement.assign(n, o)
+
+
+def _improve(problem: Problem, placement: Placement, incident: dict[int, list[int]],
+             node: int, option: Option) -> bool:
+    move = _move_to(problem, placement, node, option, lambda back: back[0])
+    if move is None:
+        return False
+    delta, previous = _apply(problem, placement, move, incident)
+    if delta < -1e-9:
         return True
-    for n in nodes:
-        placement.assign(n, None)
-    for n in nodes:
-        placement.assign(n, previous[n])
+    _undo(placement, previous)
     return False
 
 
@@ -111,36 +143,13 @@ def _try_move(problem: Problem, placement: Placement, rng: random.Random, movabl
               incident: dict[int, list[int]], temperature: float) -> float | None:
     """One move; the cost change when kept, None when void or rejected."""
     node = rng.choice(movable)
-    old = placement.chosen[node]
-    new = rng.choice(problem.options[node])
-    if new is old:
+    move = _move_to(problem, placement, node, rng.choice(problem.options[node]), rng.choice)
+    if move is None:
         return None
-    other = placement.holder.get(new.resource)
-    if other == node:
-        other = None  # another option inside the node's own PE
-    swap = None
-    if other is not None:
-        if old is None:
-            return None
-        back = [o for o in problem.options[other] if o.resource == old.resource]
-        if not back:
-            return None
-        swap = rng.choice(back)
-    nodes = (node,) if other is None else (node, other)
-    before = _local_cost(problem, placement, nodes, incident)
-    previous = {n: placement.chosen[n] for n in nodes}
-    placement.assign(node, None)
-    if other is not None:
-        placement.assign(other, None)
-        placement.assign(other, swap)
-    placement.assign(node, new)
-    delta = _local_cost(problem, placement, nodes, incident) - before
+    delta, previous = _apply(problem, placement, move, incident)
     if delta <= 0 or rng.random() < math.exp(-delta / temperature):
         return delta
-    for n in nodes:
-        placement.assign(n, None)
-    for n in nodes:
-        placement.assign(n, previous[n])
+    _undo(placement, previous)
     return None
 
 
