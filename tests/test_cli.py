@@ -15,6 +15,8 @@ COMMAND_FLAGS = {
     "rtl": ["-o", "--adg"],
     "sim": ["--bundle", "--seed", "--ideal", "--waves", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
+    "regress": ["--profile", "--kernels", "--seeds", "--shard", "--jobs", "--no-rtl", "--junit",
+                "-o"],
     "adg": ["PRESET|check", "FILE", "--list", "-o"],
 }
 
@@ -24,7 +26,7 @@ def test_help_lists_every_command(capsys):
         main(["--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for command in ("compile", "run", "rtl", "sim", "fuzz", "adg"):
+    for command in ("compile", "run", "rtl", "sim", "fuzz", "regress", "adg"):
         assert command in out
     assert set(HANDLERS) == set(COMMAND_FLAGS)
 

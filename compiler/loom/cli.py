@@ -23,6 +23,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "rtl": ("loom.rtl.command", "rtl_main"),
     "sim": ("loom.sim.command", "sim_main"),
     "fuzz": ("loom.fuzz.command", "fuzz_main"),
+    "regress": ("loom.regress.command", "regress_main"),
     "adg": ("loom.fabric.command", "adg_main"),
 }
 
@@ -133,6 +134,32 @@ def build_parser() -> argparse.ArgumentParser:
                    help="shrink every failing program with cvise into DIR/reduced/")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
                    help="output directory (default gen/fuzz)")
+
+    p = sub.add_parser("regress", help="kernels x stall seeds as a sharded, parallel pytest run",
+                       description="Run every kernel of a profile under each of its stall "
+                                   "seeds (pytest with pytest-xdist); write OUT/junit.xml, "
+                                   "OUT/regress.jsonl (one line per run: kernel, seed, "
+                                   "status, cycles, tokens, wall) and print a summary "
+                                   "table. --shard i/N runs the i-th of N deterministic, "
+                                   "disjoint parts, for a CI matrix. Arguments after -- "
+                                   "go to pytest.")
+    p.add_argument("--profile", choices=["quick", "full", "nightly"], default="quick",
+                   help="quick: kernels but the slow ones, seeds 1 and 2 (default); full: "
+                        "every kernel, seeds 1 and 2; nightly: every kernel, seeds 1 to 100")
+    p.add_argument("--kernels", metavar="K1,K2", help="these kernels instead of the profile's")
+    p.add_argument("--seeds", metavar="S", help="these stall seeds instead of the profile's "
+                                                "(such as 1-5,9)")
+    p.add_argument("--shard", default="1/1", metavar="i/N",
+                   help="run the i-th of N contiguous parts of the sorted runs (default 1/1)")
+    p.add_argument("-j", "--jobs", type=int, default=2, metavar="J",
+                   help="pytest-xdist workers; a kernel's runs stay on one worker (default 2)")
+    p.add_argument("--no-rtl", action="store_true",
+                   help="golden model against the native run only (no Verilator)")
+    p.add_argument("--junit", metavar="FILE", help="JUnit XML file (default OUT/junit.xml)")
+    p.add_argument("-o", dest="out_dir", metavar="OUT",
+                   help="builds and reports (default gen/regress)")
+    p.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- ARGS",
+                   help="passed to pytest")
 
     p = sub.add_parser("adg", help="write a preset ADG, list the presets, or check an ADG file",
                        description="loom adg PRESET -o DIR writes DIR/PRESET.fabric.mlir and "

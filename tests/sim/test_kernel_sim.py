@@ -1,25 +1,14 @@
 """Every kernel of kernels/ on Verilator under two stall seeds: each channel's
 RTL tokens equal the golden model's, results and memories equal the native C run."""
 
-from pathlib import Path
-
 import pytest
 
+from loom.regress.plan import SLOW_KERNELS, all_kernels
 from loom.sim.flow import run_seed
 from loom.sim import profiles
 
-KERNELS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "kernels").glob("*.c"))
-
-# Kernels whose Verilator build and two runs take long: they run with make test-slow
-# only, so that make test stays within its time budget.
-SLOW_KERNELS = frozenset({
-    "bitonic_sort", "bsearch_u16", "floyd_warshall", "gemm", "gsm_lattice", "jacobi_1d",
-    "jacobi_2d", "k2mm", "kmp", "matpow", "md_knn", "nw", "present_sbox", "sha256_block",
-    "spmv_crs",
-    "stencil3d", "viterbi",
-    # issue 11's throughput shapes (bench/throughput.py): 38 k to 3.3 M cycles a run
-    "cnn_layer", "gaussian", "matmul30",
-})
+KERNELS = all_kernels()
+# SLOW_KERNELS (loom.regress.plan): long builds and runs, with make test-slow only.
 
 
 def kernel_param(name: str):
