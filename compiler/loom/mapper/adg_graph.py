@@ -17,10 +17,11 @@ function unit or a memory (LOOM's C10).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import MemRefType, StringAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_graph import resolve_definition
@@ -56,6 +57,8 @@ class AdgPort:
     direction: str
     """in | out"""
     is_memref: bool = False
+    type: Attribute | None = None
+    """The port's type (C2 checks software values against it)."""
 
 
 @dataclass(frozen=True)
@@ -79,18 +82,19 @@ class AdgGraph:
     def node_named(self, name: str) -> list[AdgNode]:
         return [n for n in self.nodes if n.name == name]
 
-    def add_node(self, name: str, kind: str, rclass: str, n_in: int, n_out: int,
-                 memref_ins: frozenset[int] = frozenset(), **extra) -> AdgNode:
+    def add_node(self, name: str, kind: str, rclass: str, in_types: Sequence[Attribute],
+                 out_types: Sequence[Attribute], **extra) -> AdgNode:
         node = AdgNode(len(self.nodes), name, kind, rclass, **extra)
-        for i in range(n_in):
-            node.inputs.append(self._port(node.id, i, "in", i in memref_ins))
-        for r in range(n_out):
-            node.outputs.append(self._port(node.id, r, "out"))
+        for i, t in enumerate(in_types):
+            node.inputs.append(self._port(node.id, i, "in", t))
+        for r, t in enumerate(out_types):
+            node.outputs.append(self._port(node.id, r, "out", t))
         self.nodes.append(node)
         return node
 
-    def _port(self, node: int, index: int, direction: str, memref: bool = False) -> int:
-        self.ports.append(AdgPort(len(self.ports), node, index, direction, memref))
+    def _port(self, node: int, index: int, direction: str, t: Attribute) -> int:
+        self.ports.append(AdgPort(len(self.ports), node, index, direction,
+                                  isinstance(t, MemRefType), t))
         return len(self.ports) - 1
 
 
@@ -119,7 +123,7 @@ def flatten(module: Operation) -> AdgGraph:
     for i, arg in enumerate(block.args):
         if isinstance(arg.type, MemRefType):
             continue
-        node = g.add_node(f"module_in_{i}", "module_in", "boundary", 0, 1, index=i)
+        node = g.add_node(f"module_in_{i}", "module_in", "boundary", [], [arg.type], index=i)
         out_ports[arg] = [node.outputs[0]]
     auto: dict[str, int] = {}
     for op in block.ops:
@@ -138,10 +142,9 @@ def flatten(module: Operation) -> AdgGraph:
         # an inline node's operands and results are its ports (tag ops have
         # no function_type); an instance's are those of its definition's
         ins, outs = [v.type for v in op.operands], [r.type for r in op.results]
-        memrefs = frozenset(k for k, t in enumerate(ins) if isinstance(t, MemRefType))
         rclass = "routing" if kind in ROUTING_KINDS else (
             "memory" if kind in MEMORY_KINDS else "other")
-        node = g.add_node(name, kind, rclass, len(ins), len(outs), memrefs)
+        node = g.add_node(name, kind, rclass, ins, outs)
         in_ports[op] = [[p] for p in node.inputs]
         for r, res in enumerate(op.results):
             out_ports[res] = [node.outputs[r]]
@@ -149,8 +152,8 @@ def flatten(module: Operation) -> AdgGraph:
             _add_hops(g, node, definition, kind)
     yielded = block.last_op
     assert yielded is not None
-    for r, _ in enumerate(yielded.operands):
-        node = g.add_node(f"module_out_{r}", "module_out", "boundary", 1, 0, index=r)
+    for r, v in enumerate(yielded.operands):
+        node = g.add_node(f"module_out_{r}", "module_out", "boundary", [v.type], [], index=r)
         in_ports[yielded] = [*in_ports.get(yielded, []), [node.inputs[0]]]
     for op in [*block.ops]:
         if op not in in_ports:
@@ -178,8 +181,8 @@ def _add_pe(g: AdgGraph, op: Operation, name: str, definition: Operation,
     fu_nodes = []
     for unit in _pe_units(name, definition):
         ftype = fs.function_type(unit.definition)
-        fu_nodes.append(g.add_node(unit.name, "fu", "functional", len(ftype.inputs.data),
-                                   len(ftype.outputs.data), pe=name, opcode=unit.opcode))
+        fu_nodes.append(g.add_node(unit.name, "fu", "functional", ftype.inputs.data,
+                                   ftype.outputs.data, pe=name, opcode=unit.opcode))
     every_in = [p for n in fu_nodes for p in n.inputs]
     every_out = [p for n in fu_nodes for p in n.outputs]
     in_ports[op] = [list(every_in) for _ in op.operands]

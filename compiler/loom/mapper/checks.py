@@ -1,0 +1,228 @@
+"""The hard constraints of a mapping, C1-C11, with LOOM's labels and meanings
+(docs/spec-mapper-model.md; loom-fabric-notes.md section 3.3), checked on
+the result rather than trusted from the search.
+
+- C1 node compatibility: every DFG node (memref arguments excepted) is placed,
+  and an op's unit is one tech-mapping finds for it.
+- C2 type compatibility: a routed value fits every port on its route (its
+  width at most the port's; LOOM's canMapSoftwareTypeToHardware).
+- C3 route legality: every routed edge has a route from its source's port to
+  its consumer's port, out->in along ADG wires and in->out only inside
+  routing nodes.
+- C4 capacity: a hardware node hosts one DFG node; a port carries one
+  logical source (FIFOs included: our router shares no port); a memory
+  hosts at most numRegion software memories.
+- C5 (temporal), C7 (decomposable fill), C9 (temporal unit config): deferred
+  as in LOOM: temporal PEs and decomposable switches are never mapping
+  targets, so nothing can violate them.
+- C6 config encoding: every slice's values fit its fields.
+- C8 PE exclusivity: one active unit per spatial PE; a PE output carries one
+  unit result.
+- C10 no unit transit: no route passes through a function unit or memory.
+- C11 broadcast locality: an output port feeds one next hop; fanout happens
+  inside a switch (LOOM's code labels C10 and C11 as C9 and C10; we follow
+  the spec's numbering, as design.md does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loom.dialects.fabric_types import TaggedType, scalar_width
+from loom.mapper.config_values import FabricConfig
+from loom.mapper.mapping import Mapping
+from loom.mapper.techmap import _value_type, candidates, hw_units  # noqa: PLC2701
+
+DEFERRED = ("C5", "C7", "C9")
+
+
+@dataclass(frozen=True)
+class Violation:
+    label: str
+    """C1 .. C11"""
+    message: str
+    """LOOM's diagnostic text after the label."""
+    sw_node: int | None = None
+    sw_edge: int | None = None
+
+    def line(self) -> str:
+        return f"{self.label}: {self.message}"
+
+
+def _c1(m: Mapping, module) -> list[Violation]:
+    found = []
+    units = hw_units(module) if module is not None else []
+    for n in m.sw.nodes:
+        if n.is_memref_input:
+            continue
+        o = m.placement.chosen[n.id]
+        if o is None:
+            found.append(Violation("C1", f"unmapped node {n.id}", sw_node=n.id))
+        elif o.candidate is not None and n.op is not None and module is not None:
+            c = o.candidate
+            unit = [u for u in units if (u.pe, u.opcode) == (c.pe, c.opcode)]
+            if c not in candidates(n.op, unit):
+                found.append(Violation("C1", f"node {n.id} ({n.op.name}) cannot run on "
+                                             f"{c.unit} of {c.pe}", sw_node=n.id))
+    return found
+
+
+def _port_width(t) -> int | None:
+    return scalar_width(t.value_type if isinstance(t, TaggedType) else t)
+
+
+def _c2(m: Mapping) -> list[Violation]:
+    found = []
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is None or e.is_memref:
+            continue
+        width = scalar_width(_value_type(e.value.type))
+        for p in path:
+            hw = _port_width(m.adg.ports[p].type)
+            if width is None or hw is None or width > hw:
+                found.append(Violation("C2", f"edge {e.id} ({_value_type(e.value.type)}) does "
+                                             f"not fit hw_port {p} ({m.adg.ports[p].type})",
+                                       sw_edge=e.id))
+                break
+    return found
+
+
+def _endpoints(m: Mapping, e) -> tuple[int | None, int | None]:
+    a, b = m.placement.chosen[e.src], m.placement.chosen[e.dst]
+    return (a.out_port(e.src_index) if a else None), (b.in_port(e.dst_index) if b else None)
+
+
+def _c3(m: Mapping) -> list[Violation]:
+    found = []
+    wires = {(x.src, x.dst) for x in m.adg.edges}
+    for e in m.sw.edges:
+        if e.is_memref:
+            continue
+        src, dst = _endpoints(m, e)
+        if src is None or dst is None:
+            continue  # C1 names the unplaced node
+        path = m.paths[e.id]
+        if path is None:
+            found.append(Violation("C3", f"unrouted edge {e.id}", sw_edge=e.id))
+            continue
+        if path[0] != src or path[-1] != dst or len(path) % 2:
+            found.append(Violation("C3", f"edge {e.id} route does not join hw_port {src} "
+                                         f"to hw_port {dst}", sw_edge=e.id))
+            continue
+        for k, (a, b) in enumerate(zip(path, path[1:])):
+            legal = (a, b) in wires if k % 2 == 0 else b in m.adg.hops.get(a, [])
+            if not legal:
+                found.append(Violation("C3", f"edge {e.id} steps from hw_port {a} to hw_port "
+                                             f"{b}, which no {'wire' if k % 2 == 0 else 'switch'}"
+                                             " connects", sw_edge=e.id))
+                break
+    return found
+
+
+def _logical_sources(m: Mapping) -> dict[int, dict[int, int]]:
+    """Port -> {source port: the first edge that carries it there}."""
+    users: dict[int, dict[int, int]] = {}
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is None or e.is_memref:
+            continue
+        for p in path:
+            users.setdefault(p, {}).setdefault(path[0], e.id)
+    return users
+
+
+def _c4(m: Mapping) -> list[Violation]:
+    found = []
+    hosts: dict[int, int] = {}
+    for n, o in enumerate(m.placement.chosen):
+        if o is None:
+            continue
+        if o.hw_node in hosts:
+            found.append(Violation("C4", f"hw_node {o.hw_node} hosts sw_node {hosts[o.hw_node]} "
+                                         f"and sw_node {n}", sw_node=n))
+        hosts.setdefault(o.hw_node, n)
+    for port, sources in sorted(_logical_sources(m).items()):
+        if len(sources) > 1:
+            edge = sorted(sources.values())[1]
+            found.append(Violation("C4", f"routing overuse on hw_port {port} with "
+                                         f"{len(sources)} logical sources", sw_edge=edge))
+    return found
+
+
+def _c6(config: FabricConfig | None) -> list[Violation]:
+    if config is None:
+        return []
+    return [Violation("C6", f"slice {name}: {why}") for name, why in config.problems.items()]
+
+
+def _c8(m: Mapping) -> list[Violation]:
+    found = []
+    active: dict[str, int] = {}
+    for n, o in enumerate(m.placement.chosen):
+        if o is None or o.candidate is None:
+            continue
+        pe = o.candidate.pe
+        if pe in active and m.placement.chosen[active[pe]].hw_node != o.hw_node:  # type: ignore[union-attr]
+            found.append(Violation("C8", f"multiple active function_unit instances in "
+                                         f"spatial_pe {pe}", sw_node=n))
+        active.setdefault(pe, n)
+    edge_of = {(x.src, x.dst): x for x in m.adg.edges}
+    owner: dict[tuple[str, int], int] = {}
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is None or len(path) < 2 or path[0] == path[1]:
+            continue
+        wire = edge_of.get((path[0], path[1]))
+        if wire is None or wire.pe_output_index < 0:
+            continue
+        pe = m.adg.nodes[m.adg.ports[path[0]].node].pe
+        key = (pe, wire.pe_output_index)
+        if owner.setdefault(key, path[0]) != path[0]:
+            found.append(Violation("C8", f"spatial_pe {pe} output index {wire.pe_output_index} "
+                                         "used by multiple function_unit results", sw_edge=e.id))
+    return found
+
+
+def _c10(m: Mapping) -> list[Violation]:
+    found = []
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is None or e.is_memref:
+            continue
+        for p in path[1:-1]:
+            node = m.adg.nodes[m.adg.ports[p].node]
+            if node.resource_class in ("functional", "memory", "boundary"):
+                found.append(Violation("C10", f"routed edge {e.id} illegally traverses "
+                                              f"{node.resource_class} node {node.name}",
+                                       sw_edge=e.id))
+                break
+    return found
+
+
+def _c11(m: Mapping) -> list[Violation]:
+    found = []
+    next_hop: dict[tuple[int, int], int] = {}
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is None or e.is_memref:
+            continue
+        for k in range(0, len(path) - 1, 2):  # every output and the input it drives
+            out, nxt = path[k], path[k + 1]
+            if next_hop.setdefault((path[0], out), nxt) != nxt:
+                node = m.adg.nodes[m.adg.ports[out].node]
+                kind = "routing" if node.resource_class == "routing" else "non-routing"
+                found.append(Violation("C11", f"{kind} source port {out} fans out to multiple "
+                                              f"next hops ({next_hop[(path[0], out)]} and {nxt})",
+                                       sw_edge=e.id))
+    return found
+
+
+def check(m: Mapping, module=None, config: FabricConfig | None = None) -> list[Violation]:
+    """Every violation of C1-C11, in label order (C1 needs the ADG module, C6
+    the configuration)."""
+    return [*_c1(m, module), *_c2(m), *_c3(m), *_c4(m), *_c6(config), *_c8(m), *_c10(m),
+            *_c11(m)]
+
+
+__all__ = ["DEFERRED", "Violation", "check"]

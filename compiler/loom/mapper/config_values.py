@@ -1,0 +1,209 @@
+"""The configuration a mapping implies: every slice's field values (names of
+fabric/config_layout.py), encoded into words (LOOM's ConfigGen rules,
+loom-fabric-notes.md section 4.5).
+
+- spatial_sw: route bit o/i set when some routed edge goes from input i to
+  output o inside the switch.
+- spatial_pe: the hosting unit's enable and opcode; an input mux per unit
+  input: the PE input its route enters by, or disconnect when unused; an
+  output demux per unit output: the PE output its route leaves by, or
+  discard (drain) when unused; muxes past the unit's arity disconnect; the
+  unit payload (mux selections, constant, predicates, cont_cond, join
+  mask) from the tech-mapping candidate. An unused PE: every mux
+  disconnected, the rest zero.
+- fifo: the ADG's `bypassed` hint; add_tag and map_tag: the ADG's tag and
+  table as they are (the mapper does not compute them).
+- memory / extmemory: region 0 of a hardware memory that hosts a software
+  memory: valid, lanes [0, 1), the address offset (extmemory 0, the host
+  patches it; memory: the ADG's table, else memref argument x 4096) and
+  log2 of the element bytes.
+- temporal_sw slices stay zero: no mapped route uses one (tagged memories
+  are not mapping targets yet); one that a route crosses is incomplete.
+
+A slice whose values do not fit its fields is emitted as zeros and marked
+incomplete: LOOM's C6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType
+from xdsl.ir import Operation
+
+from loom.dialects.fabric_types import scalar_width
+from loom.fabric import config_layout as cl
+from loom.mapper.mapping import Mapping
+from loom.mapper.placement import memory_lanes
+from loom.mapper.techmap import fabric_top
+
+ADDRESS_STRIDE = 4096
+"""LOOM's default addr_offset of an on-chip memory: memref argument x 4096."""
+
+
+@dataclass(frozen=True)
+class MemoryRegion:
+    region_index: int
+    sw_node: int
+    memref_arg_index: int
+    start_lane: int
+    end_lane: int
+    ld_count: int
+    st_count: int
+    elem_size_log2: int
+
+
+@dataclass
+class FabricConfig:
+    layout: cl.FabricLayout
+    values: dict[str, dict[str, int]]
+    words: list[int] = field(default_factory=list)
+    complete: dict[str, bool] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)
+    """Slice -> why it is incomplete (C6)."""
+    regions: dict[int, list[MemoryRegion]] = field(default_factory=dict)
+    """Hardware memory node -> its regions."""
+
+    @property
+    def all_complete(self) -> bool:
+        return all(self.complete.values())
+
+
+def _pairs(path: list[int]) -> list[tuple[int, int]]:
+    return list(zip(path, path[1:]))
+
+
+def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> set[str]:
+    """Route bits of spatial switches; returns temporal switches a route crosses."""
+    crossed: set[str] = set()
+    for path in m.paths:
+        if path is None or len(path) < 3:
+            continue
+        for a, b in _pairs(path)[1::2]:  # in -> out hops
+            node = m.adg.nodes[m.adg.ports[a].node]
+            if node.kind == "spatial_sw":
+                i, o = m.adg.ports[a].index, m.adg.ports[b].index
+                values.setdefault(node.name, {})[f"route.o{o}.i{i}"] = 1
+            elif node.kind == "temporal_sw":
+                crossed.add(node.name)
+    return crossed
+
+
+def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, int]]) -> None:
+    edge_of = {(e.src, e.dst): e for e in m.adg.edges}
+    enters: dict[int, int] = {}  # unit input port -> PE input index
+    leaves: dict[int, int] = {}  # unit output port -> PE output index
+    for path in m.paths:
+        if path is None or len(path) < 2 or path[0] == path[1]:
+            continue
+        last, first = edge_of.get((path[-2], path[-1])), edge_of.get((path[0], path[1]))
+        if last is not None and last.pe_input_index >= 0:
+            enters[path[-1]] = last.pe_input_index
+        if first is not None and first.pe_output_index >= 0:
+            leaves[path[0]] = first.pe_output_index
+    for option in m.placement.chosen:
+        if option is None or option.candidate is None:
+            continue
+        node = m.adg.nodes[option.hw_node]
+        s = layout.slice(node.pe)
+        v: dict[str, int] = {"enable": 1, "opcode": option.candidate.opcode}
+        v |= s.unused()
+        for k, port in enumerate(node.inputs):
+            if port in enters:
+                v |= {f"in{k}.sel": enters[port], f"in{k}.disconnect": 0}
+        for r, port in enumerate(node.outputs):
+            if port in leaves:
+                v |= {f"out{r}.sel": leaves[port], f"out{r}.disconnect": 0}
+            else:
+                v |= {f"out{r}.discard": 1, f"out{r}.disconnect": 0}  # drains
+        v |= dict(option.candidate.fields)
+        values[node.pe] = v
+
+
+def _memory_values(m: Mapping, nodes: dict[str, Operation],
+                   values: dict[str, dict[str, int]]) -> dict[int, list[MemoryRegion]]:
+    regions: dict[int, list[MemoryRegion]] = {}
+    for sw_node, option in enumerate(m.placement.chosen):
+        node = m.sw.nodes[sw_node]
+        if option is None or node.kind != "memory" or node.op is None:
+            continue
+        hw = m.adg.nodes[option.hw_node]
+        memref = next((e for e in m.sw.in_edges(sw_node) if e.is_memref), None)
+        arg = m.sw.nodes[memref.src].index if memref is not None else -1
+        mtype = memref.value.type if memref is not None else node.op.properties.get(
+            "mem_type", node.op.attributes.get("mem_type"))
+        elem_bits = scalar_width(mtype.element_type) if isinstance(mtype, MemRefType) else None
+        log2 = max(0, ((elem_bits or 8) // 8).bit_length() - 1)
+        ld, st = memory_lanes(node.op)
+        k = len(regions.setdefault(hw.id, []))
+        regions[hw.id].append(MemoryRegion(k, sw_node, arg, k, k + 1, ld, st, log2))
+        table = _addr_table(nodes.get(hw.name))
+        if hw.kind == "extmemory":
+            offset = 0
+        elif table is not None:
+            offset = table[k * 5 + 3]
+        else:
+            offset = max(arg, k) * ADDRESS_STRIDE
+        values.setdefault(hw.name, {}).update({
+            f"region{k}.valid": 1, f"region{k}.start_lane": k, f"region{k}.end_lane": k + 1,
+            f"region{k}.addr_offset": offset, f"region{k}.elem_size_log2": log2})
+    return regions
+
+
+def _addr_table(op: Operation | None) -> list[int] | None:
+    attr = op.attributes.get("addr_offset_table") if op is not None else None
+    if attr is None:
+        return None
+    data = getattr(attr, "get_values", None)
+    return [int(x) for x in data()] if data else [x.value.data for x in attr.data]  # type: ignore[attr-defined]
+
+
+def _hint_values(nodes: dict[str, Operation], layout: cl.FabricLayout,
+                 values: dict[str, dict[str, int]]) -> None:
+    """The ADG's own settings LOOM copies: fifo bypass, add_tag tag, map_tag table."""
+    for s in layout.slices:
+        op = nodes.get(s.name)
+        if op is None:
+            continue
+        if s.kind == "fifo" and "bypassed" in op.attributes:
+            values.setdefault(s.name, {})["bypassed"] = 1
+        elif s.kind == "add_tag":
+            tag = op.attributes.get("tag")
+            if isinstance(tag, IntegerAttr):
+                values.setdefault(s.name, {})["tag"] = tag.value.data
+        elif s.kind == "map_tag":
+            table = op.attributes.get("table")
+            if isinstance(table, ArrayAttr):
+                for e, row in enumerate(table.data):
+                    valid, src, dst = (x.value.data for x in row.data)  # type: ignore[attr-defined]
+                    values.setdefault(s.name, {}).update({
+                        f"entry{e}.valid": valid, f"entry{e}.src_tag": src,
+                        f"entry{e}.dst_tag": dst})
+
+
+def fabric_config(m: Mapping, module: Operation) -> FabricConfig:
+    """The slices' values and words for mapping `m` on the ADG `module`."""
+    layout = cl.fabric_layout(module)  # type: ignore[arg-type]
+    nodes = {name: node for name, node, _ in cl._nodes(fabric_top(module))}  # noqa: SLF001
+    values: dict[str, dict[str, int]] = {}
+    _hint_values(nodes, layout, values)
+    crossed = _switch_values(m, values)
+    _pe_values(m, layout, values)
+    regions = _memory_values(m, nodes, values)
+    config = FabricConfig(layout, values, regions=regions)
+    for s in layout.slices:
+        v = values.get(s.name, s.unused() if s.kind == "spatial_pe" else {})
+        try:
+            words = s.encode(v)
+            config.complete[s.name] = s.name not in crossed
+            if s.name in crossed:
+                config.problems[s.name] = "a route crosses this temporal_sw (not configured)"
+        except ValueError as err:
+            words = [0] * s.word_count
+            config.complete[s.name] = False
+            config.problems[s.name] = str(err)
+        config.words += words
+    return config
+
+
+__all__ = ["FabricConfig", "MemoryRegion", "fabric_config"]
