@@ -26,11 +26,13 @@ the result rather than trusted from the search.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
+from loom.mapper.sw_graph import SwEdge
 from loom.mapper.techmap import _value_type, candidates, hw_units  # noqa: PLC2701
 
 DEFERRED = ("C5", "C7", "C9")
@@ -47,6 +49,14 @@ class Violation:
 
     def line(self) -> str:
         return f"{self.label}: {self.message}"
+
+
+def _routed(m: Mapping) -> Iterator[tuple[SwEdge, list[int]]]:
+    """Each DFG edge with a route (memref bindings excluded) and its route."""
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is not None and not e.is_memref:
+            yield e, path
 
 
 def _c1(m: Mapping, module) -> list[Violation]:
@@ -73,10 +83,7 @@ def _port_width(t) -> int | None:
 
 def _c2(m: Mapping) -> list[Violation]:
     found = []
-    for e in m.sw.edges:
-        path = m.paths[e.id]
-        if path is None or e.is_memref:
-            continue
+    for e, path in _routed(m):
         width = scalar_width(_value_type(e.value.type))
         for p in path:
             hw = _port_width(m.adg.ports[p].type)
@@ -123,10 +130,7 @@ def _c3(m: Mapping) -> list[Violation]:
 def _logical_sources(m: Mapping) -> dict[int, dict[int, int]]:
     """Port -> {source port: the first edge that carries it there}."""
     users: dict[int, dict[int, int]] = {}
-    for e in m.sw.edges:
-        path = m.paths[e.id]
-        if path is None or e.is_memref:
-            continue
+    for e, path in _routed(m):
         for p in path:
             users.setdefault(p, {}).setdefault(path[0], e.id)
     return users
@@ -186,10 +190,7 @@ def _c8(m: Mapping) -> list[Violation]:
 
 def _c10(m: Mapping) -> list[Violation]:
     found = []
-    for e in m.sw.edges:
-        path = m.paths[e.id]
-        if path is None or e.is_memref:
-            continue
+    for e, path in _routed(m):
         for p in path[1:-1]:
             node = m.adg.nodes[m.adg.ports[p].node]
             if node.resource_class in ("functional", "memory", "boundary"):
@@ -203,10 +204,7 @@ def _c10(m: Mapping) -> list[Violation]:
 def _c11(m: Mapping) -> list[Violation]:
     found = []
     next_hop: dict[tuple[int, int], int] = {}
-    for e in m.sw.edges:
-        path = m.paths[e.id]
-        if path is None or e.is_memref:
-            continue
+    for e, path in _routed(m):
         for k in range(0, len(path) - 1, 2):  # every output and the input it drives
             out, nxt = path[k], path[k + 1]
             if next_hop.setdefault((path[0], out), nxt) != nxt:
