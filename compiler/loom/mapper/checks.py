@@ -33,6 +33,7 @@ from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
 from loom.mapper.sw_graph import SwEdge
+from loom.mapper.wires import step_wires
 from loom.mapper.techmap import _value_type, candidates, hw_units  # noqa: PLC2701
 
 DEFERRED = ("C5", "C7", "C9")
@@ -171,13 +172,10 @@ def _c8(m: Mapping) -> list[Violation]:
             found.append(Violation("C8", f"multiple active function_unit instances in "
                                          f"spatial_pe {pe}", sw_node=n))
         active.setdefault(pe, n)
-    edge_of = {(x.src, x.dst): x for x in m.adg.edges}
+    wires = step_wires(m)
     owner: dict[tuple[str, int], int] = {}
-    for e in m.sw.edges:
-        path = m.paths[e.id]
-        if path is None or len(path) < 2 or path[0] == path[1]:
-            continue
-        wire = edge_of.get((path[0], path[1]))
+    for e, path in _routed(m):
+        wire = wires.get((path[0], path[1])) if len(path) > 1 else None
         if wire is None or wire.pe_output_index < 0:
             continue
         pe = m.adg.nodes[m.adg.ports[path[0]].node].pe

@@ -36,6 +36,7 @@ from loom.fabric import config_layout as cl
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import memory_lanes
 from loom.mapper.techmap import fabric_top
+from loom.mapper.wires import step_wires
 
 ADDRESS_STRIDE = 4096
 """LOOM's default addr_offset of an on-chip memory: memref argument x 4096."""
@@ -90,13 +91,13 @@ def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> set[str]:
 
 
 def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, int]]) -> None:
-    edge_of = {(e.src, e.dst): e for e in m.adg.edges}
+    wires = step_wires(m)
     enters: dict[int, int] = {}  # unit input port -> PE input index
     leaves: dict[int, int] = {}  # unit output port -> PE output index
     for path in m.paths:
         if path is None or len(path) < 2 or path[0] == path[1]:
             continue
-        last, first = edge_of.get((path[-2], path[-1])), edge_of.get((path[0], path[1]))
+        last, first = wires.get((path[-2], path[-1])), wires.get((path[0], path[1]))
         if last is not None and last.pe_input_index >= 0:
             enters[path[-1]] = last.pe_input_index
         if first is not None and first.pe_output_index >= 0:

@@ -81,6 +81,8 @@ class Problem:
     options: list[list[Option]]
     """Per DFG node; empty for memref arguments (bound, not placed)."""
     distances: SiteDistances
+    unit_definitions: dict[tuple[str, int], Operation] = field(default_factory=dict)
+    """(PE, opcode) -> the function_unit definition."""
     weights: list[float] = field(default_factory=list)
     """Per DFG edge: how much its route estimate counts (routing raises it)."""
 
@@ -217,7 +219,8 @@ def build_problem(sw: SwGraph, adg: AdgGraph, module: Operation) -> Problem:
         else:
             assert node.op is not None
             options.append(_unit_options(node.op, adg, units))
-    return Problem(sw, adg, options, SiteDistances.of(adg))
+    return Problem(sw, adg, options, SiteDistances.of(adg),
+                   {(u.pe, u.opcode): u.definition for u in units})
 
 
 # --- state and cost -------------------------------------------------------------------

@@ -1,0 +1,45 @@
+"""Write a mapping's artifacts (seed 003's names): `<stem>.map.json`,
+`.map.txt`, `.config.json`, `.config.bin` and `.config.h`, where stem is
+`<dfg>.<adg>`. A failed mapping is written too, for inspection (LOOM
+does the same)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.ir import Operation
+
+from loom.mapper.checks import Violation, check
+from loom.mapper.config_files import config_bin, config_header, config_json
+from loom.mapper.config_values import FabricConfig, fabric_config
+from loom.mapper.map_json import map_json
+from loom.mapper.map_text import map_text
+from loom.mapper.mapping import Mapping
+from loom.mapper.techmap import hw_memories
+
+SUFFIXES = ("map.json", "map.txt", "config.json", "config.bin", "config.h")
+
+
+@dataclass
+class Written:
+    config: FabricConfig
+    violations: list[Violation]
+    paths: dict[str, Path]
+
+
+def write_artifacts(m: Mapping, module: Operation, out_dir: Path, stem: str) -> Written:
+    config = fabric_config(m, module)
+    violations = check(m, module, config)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {s: out_dir / f"{stem}.{s}" for s in SUFFIXES}
+    regions = {hw.name: hw.num_region for hw in hw_memories(module)}
+    paths["map.json"].write_text(map_json(m, config, module))
+    paths["map.txt"].write_text(map_text(m, config, regions))
+    paths["config.json"].write_text(config_json(config, m.adg))
+    paths["config.bin"].write_bytes(config_bin(config.words))
+    paths["config.h"].write_text(config_header(config, paths["config.h"].name))
+    return Written(config, violations, paths)
+
+
+__all__ = ["SUFFIXES", "Written", "write_artifacts"]
