@@ -25,6 +25,8 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "fuzz": ("loom.fuzz.command", "fuzz_main"),
     "regress": ("loom.regress.command", "regress_main"),
     "adg": ("loom.fabric.command", "adg_main"),
+    "map": ("loom.mapper.command", "map_main"),
+    "config": ("loom.mapper.decode_command", "config_main"),
 }
 
 KERNEL_HELP = (
@@ -173,6 +175,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the presets, one line each")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
                    help="output directory for a preset (default gen/adg)")
+
+    p = sub.add_parser("map", help="place and route a kernel onto an ADG",
+                       description="Compile the kernel for the ADG (joins legalized to its "
+                                   "largest join fan-in), place and route it, check C1-C11 and "
+                                   "write DIR/<dfg>.<adg>.{map.json,map.txt,config.json,"
+                                   "config.bin,config.h}. A kernel that does not fit: one line "
+                                   "naming the constraint, exit 2, the partial map written.")
+    p.add_argument("kernel", metavar="K", help=KERNEL_HELP)
+    p.add_argument("--adg", required=True, metavar="A",
+                   help="a .fabric.mlir file, a preset name (loom adg --list), or auto: the "
+                        "smallest preset the kernel maps onto")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="placement seed (default 0); the same seed gives the same artifacts")
+    p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                   help="include directory, for clang and the native build")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="macro, for clang and the native build")
+    p.add_argument("-o", dest="out_dir", metavar="DIR",
+                   help="output directory (default: gen/<name>)")
+
+    p = sub.add_parser("config", help="decode a fabric configuration",
+                       description="loom config decode X.config.bin --adg A prints every "
+                                   "slice's fields by name (A: the ADG the words configure).")
+    p.add_argument("action", metavar="decode", help="decode")
+    p.add_argument("file", metavar="X.config.bin", help="config words (32-bit little-endian)")
+    p.add_argument("--adg", required=True, metavar="A",
+                   help="a .fabric.mlir file or a preset name")
+    p.add_argument("-o", dest="out_dir", metavar="DIR",
+                   help="where a preset's ADG file is written (default gen/adg)")
     return parser
 
 

@@ -525,7 +525,9 @@ def hosts(op: Operation, module: Operation) -> bool:
     """Whether the ADG `module` has some unit (or memory) for DFG op `op`."""
     if op.name in MEMORY_OPS:
         return bool(memory_candidates(op, hw_memories(module)))
-    return bool(candidates(op, hw_units(module)))
+    # PE instances share their units' definitions: each definition once
+    distinct = {id(u.definition): u for u in hw_units(module)}
+    return bool(candidates(op, list(distinct.values())))
 
 
 def smallest_preset(op: Operation, names: Sequence[str] | None = None) -> str | None:

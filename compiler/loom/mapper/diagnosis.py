@@ -1,0 +1,118 @@
+"""A failed mapping as one line: the first violated constraint (LOOM's Cn
+label), the op or edge with its C line, and what would fix it.
+
+- C1, no host at all: the smallest preset that has a unit (or memory) for it.
+- C1, every host taken: a spatial PE runs one op, so the kernel needs as
+  many hosting PEs as it has such ops; the smallest preset with that many.
+- C3 (or C4 overuse left by routing): another seed, or the next larger preset.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from loom.diagnostics import Location, LoomError
+from loom.ir import op_location
+from loom.mapper.checks import Violation
+from loom.mapper.mapping import Mapping
+from loom.mapper.sw_graph import SwNode
+from loom.mapper.techmap import (
+    candidates,
+    describe,
+    hw_memories,
+    hw_units,
+    memory_candidates,
+    smallest_preset,
+)
+
+
+def _where(node: SwNode, dfg: str) -> Location:
+    if node.op is not None:
+        return op_location(node.op) or Location(dfg)
+    value = node.value
+    loc = op_location(value.owner) if value is not None and isinstance(  # type: ignore[arg-type]
+        getattr(value, "owner", None), Operation) else None
+    return loc or Location(dfg)
+
+
+def _what(node: SwNode) -> str:
+    if node.op is not None:
+        return describe(node.op)
+    kind = "argument" if node.kind == "input" else "result"
+    return f"{kind} {node.index} ({node.value.type if node.value is not None else '?'})"
+
+
+def _hosts_in(op: Operation, module: Operation) -> int:
+    """How many PEs (or memories) of `module` can host `op`."""
+    if op.name in ("handshake.extmemory", "handshake.memory"):
+        return len([h for h in memory_candidates(op, hw_memories(module)) if not h.tagged])
+    return len({c.pe for c in candidates(op, hw_units(module))})
+
+
+def _preset_with(op: Operation, need: int) -> str | None:
+    from loom.fabric.presets import preset, presets
+
+    for p in presets():
+        if _hosts_in(op, preset(p.name).build()) >= need:
+            return p.name
+    return None
+
+
+def _next_preset(adg: str, module_pes: int) -> str | None:
+    from loom.fabric.presets import presets
+
+    names = [p.name for p in presets()]
+    if adg in names:
+        later = names[names.index(adg) + 1:]
+        return next((n for n in later if n.split("-")[1] != adg.split("-")[1]), None)
+    return None
+
+
+def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
+    assert v.sw_node is not None
+    node = m.sw.nodes[v.sw_node]
+    where = _where(node, dfg)
+    if node.op is None:
+        return LoomError(f"C1: unmapped node {node.id}: {_what(node)} has no free module "
+                         f"port of {adg} that fits its type", where)
+    if not m.problem.options[node.id]:
+        fix = smallest_preset(node.op)
+        hint = f"the smallest preset with one is {fix}" if fix else "no preset has one"
+        what = "memory" if node.kind == "memory" else "function unit"
+        return LoomError(f"C1: unmapped node {node.id}: no {what} in {adg} can host "
+                         f"{_what(node)}; {hint}", where)
+    same = [n for n in m.sw.nodes if n.op is not None and describe(n.op) == describe(node.op)]
+    have = len({o.resource for o in m.problem.options[node.id]})
+    fix = _preset_with(node.op, len(same))
+    hint = (f"the smallest preset with {len(same)} is {fix}" if fix
+            else f"no preset has {len(same)}")
+    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {len(same)} "
+                     f"such ops and {adg} {have} places that host one, all in use; {hint}",
+                     where)
+
+
+def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
+    assert v.sw_edge is not None
+    e = m.sw.edges[v.sw_edge]
+    src, dst = m.sw.nodes[e.src], m.sw.nodes[e.dst]
+    where = _where(dst, dfg) if dst.op is not None else _where(src, dfg)
+    bigger = _next_preset(adg, 0)
+    fix = f"try another --seed or the larger preset {bigger}" if bigger else \
+        "try another --seed or a larger ADG"
+    return LoomError(f"{v.line()} ({e.value.type}: {src.op_name} -> {dst.op_name}); {fix}",
+                     where)
+
+
+def diagnose(m: Mapping, violations: list[Violation], adg: str, dfg: str) -> LoomError:
+    """The error to report for the first violation."""
+    v = violations[0]
+    if v.label == "C1" and v.sw_node is not None:
+        return _c1(m, v, adg, dfg)
+    if v.sw_edge is not None:
+        return _edge_error(m, v, adg, dfg)
+    if v.sw_node is not None:
+        return LoomError(v.line(), _where(m.sw.nodes[v.sw_node], dfg))
+    return LoomError(v.line(), Location(dfg))
+
+
+__all__ = ["diagnose"]

@@ -1,0 +1,100 @@
+"""`loom map` and `loom config decode` end to end, against hand-derived
+expectations: LOOM's sw1-pe1 case (its words derived in test_artifacts),
+and i64 kernels on the presets, whose contents presets.py documents
+(64-bit units; muli only in the `pe_alu` PEs, on cells with r+c even:
+2 in a 2x2 grid, 8 in a 4x4)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from loom.cli import main
+from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
+
+MUL3 = """\
+module {
+  handshake.func @mul3(%a: i64, %b: i64, %c: i64) -> (i64) {
+    %p = arith.muli %a, %b : i64
+    %q = arith.muli %p, %c : i64
+    %r = arith.muli %q, %a : i64
+    return %r : i64
+  }
+}
+"""
+
+
+def _files(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir()) if ".chess-" in p.name
+            or ".fabric." in p.name and "config" in p.name or p.name.endswith(".map.json")}
+
+
+def test_same_seed_gives_byte_identical_artifacts(tmp_path, capsys):
+    k = tmp_path / "mul3.dfg.mlir"
+    k.write_text(MUL3)
+    for run in ("a", "b"):  # two processes: string hashing differs between them
+        done = subprocess.run([sys.executable, "-m", "loom.cli", "map", str(k), "--adg",
+                               "chess-4x4", "--seed", "7", "-o", str(tmp_path / run)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert sorted(a) == [f"mul3.chess-4x4.{s}" for s in
+                         ("config.bin", "config.h", "config.json", "map.json", "map.txt")]
+    assert a == b
+    assert "map: mul3 on chess-4x4: 3 ops, 3 PEs" in done.stdout
+
+
+def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, capsys):
+    k = tmp_path / "mul3.dfg.mlir"
+    k.write_text(MUL3)
+    assert main(["map", str(k), "--adg", "chess-2x2", "-o", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"{tmp_path}/o/mul3.dfg.mlir: error: C1: unmapped node ")
+    assert "arith.muli (i64, i64) -> (i64): the kernel has 3 such ops and chess-2x2 2 " \
+           "places that host one, all in use; the smallest preset with 3 is chess-4x4" in err
+    assert (tmp_path / "o" / "mul3.chess-2x2.map.json").exists()
+    assert "UNMAPPED" in (tmp_path / "o" / "mul3.chess-2x2.map.txt").read_text()
+
+
+def test_auto_picks_the_smallest_preset_that_fits(tmp_path, capsys):
+    k = tmp_path / "mul3.dfg.mlir"
+    k.write_text(MUL3)
+    assert main(["map", str(k), "--adg", "auto", "-o", str(tmp_path / "o")]) == 0
+    assert "adg: auto chose chess-4x4" in capsys.readouterr().out
+    assert (tmp_path / "o" / "mul3.chess-4x4.config.bin").exists()
+
+
+@needs_mirror
+def test_no_host_names_the_op_and_the_smallest_preset_with_one(tmp_path, capsys):
+    # LOOM's sw1-pe1 fabric has only i32 add and mul-add units; an i64 subi
+    # has no host there, and chess-2x2 (every op kind, 64-bit) has one
+    k, adg = tmp_path / "f.dfg.mlir", tmp_path / "sw1.fabric.mlir"
+    adg.write_text(_mirror_file("tests/unit/sw1-pe1/fabric.mlir"))
+    k.write_text(MUL3.replace("@mul3", "@f").replace("arith.muli %a, %b", "arith.subi %a, %b"))
+    assert main(["map", str(k), "--adg", str(adg), "-o", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "C1: unmapped node 3: no function unit in sw1 can host arith.subi " \
+           "(i64, i64) -> (i64); the smallest preset with one is chess-2x2" in err
+
+
+@needs_mirror
+def test_config_decode_prints_every_field_by_name(tmp_path, capsys):
+    dfg, adg = tmp_path / "dfg.mlir", tmp_path / "fabric.mlir"
+    dfg.write_text(_mirror_file("tests/unit/sw1-pe1/dfg.mlir"))
+    adg.write_text(_mirror_file("tests/unit/sw1-pe1/fabric.mlir"))
+    assert main(["map", str(dfg), "--adg", str(adg), "-o", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["config", "decode", str(tmp_path / "dfg.fabric.config.bin"),
+                 "--adg", str(adg)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # the fields of test_artifacts' hand derivation, by name
+    assert out[0] == "sw_0 (spatial_sw) words 0..0"
+    assert [x.strip() for x in out if x.endswith("= 1")] == [
+        "route.o0.i0 = 1", "route.o1.i1 = 1", "route.o2.i3 = 1", "route.o3.i2 = 1",
+        "enable = 1", "in1.sel = 1", "in2.disconnect = 1", "out1.disconnect = 1"]
+    assert "  opcode = 0  (fu_add)" in out
+    (tmp_path / "short.bin").write_bytes(b"\0" * 4)
+    assert main(["config", "decode", str(tmp_path / "short.bin"), "--adg", str(adg)]) == 2
+    assert "expected 2 config words, got 1" in capsys.readouterr().err
