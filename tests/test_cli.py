@@ -18,6 +18,8 @@ COMMAND_FLAGS = {
     "regress": ["--profile", "--kernels", "--seeds", "--shard", "--jobs", "--no-rtl", "--junit",
                 "-o"],
     "adg": ["PRESET|check", "FILE", "--list", "-o"],
+    "map": ["--adg", "--seed", "--top", "-o"],
+    "config": ["decode", "--adg"],
 }
 
 

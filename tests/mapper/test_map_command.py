@@ -13,16 +13,11 @@ from pathlib import Path
 from loom.cli import main
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 
-MUL3 = """\
-module {
-  handshake.func @mul3(%a: i64, %b: i64, %c: i64) -> (i64) {
-    %p = arith.muli %a, %b : i64
-    %q = arith.muli %p, %c : i64
-    %r = arith.muli %q, %a : i64
-    return %r : i64
-  }
-}
-"""
+_PRODUCTS = [("p", "%a", "%b"), ("q", "%p", "%c"), ("r", "%q", "%a")]
+MUL3 = ("module {\n  handshake.func @mul3(%a: i64, %b: i64, %c: i64) -> (i64) {\n"
+        + "".join(f"    %{r} = arith.muli {x}, {y} : i64\n" for r, x, y in _PRODUCTS)
+        + "    return %r : i64\n  }\n}\n")
+"""Three chained i64 multiplications."""
 
 
 def _files(d: Path) -> dict[str, bytes]:
