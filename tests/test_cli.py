@@ -11,7 +11,7 @@ from loom.cli import HANDLERS, main
 
 COMMAND_FLAGS = {
     "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
-    "run": ["--bundle", "--stage", "-o"],
+    "run": ["--bundle", "--stage", "--progress", "-o"],
     "rtl": ["-o", "--adg"],
     "sim": ["--bundle", "--seed", "--ideal", "--waves", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],

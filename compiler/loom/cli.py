@@ -59,6 +59,12 @@ def _add_c_flags(p: argparse.ArgumentParser, kernel_optional: bool = False) -> N
                         "(loom.adg_max_join_fanin; default 64)")
 
 
+def _add_progress(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=f"show {what} while they run (default: only when stderr is a "
+                        "terminal; in a log, --progress prints a line every few seconds)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="loom",
@@ -89,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which stage to execute (default: dfg, the golden model)")
     p.add_argument("--max-steps", type=int, default=50_000_000, metavar="N",
                    help="firing budget before the run is reported as a livelock")
+    _add_progress(p, "the golden model's firings")
 
     p = sub.add_parser("rtl", help="SystemVerilog netlist, units and a file list",
                        description="Write DIR/rtl/<name>_top.sv, the specialized units "
@@ -115,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "ready, memory ready every cycle with latency exactly 1; still "
                           "checked channel by channel")
     p.add_argument("--waves", action="store_true", help="write an FST waveform")
+    _add_progress(p, "golden firings, then simulated cycles and tokens (with the time left)")
 
     p = sub.add_parser("fuzz", help="random C kernels through every stage",
                        description="Generate random UB-free C kernels (one per seed) and run "

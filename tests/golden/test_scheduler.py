@@ -87,3 +87,25 @@ def test_second_return_tokens_are_leftovers():
 def test_runs_are_deterministic():
     runs = [run(*_loop_adding_invariant(7, False)) for _ in range(2)]
     assert runs[0].traces == runs[1].traces and runs[0].firings == runs[1].firings
+
+
+def test_progress_ticks_follow_the_firings():
+    """on_firings sees a growing count at least TICK firings apart, never past the total
+    (a node fires until blocked, so a tick can come a whole batch late)."""
+    from loom.golden.scheduler import TICK
+    g, ret = _loop_adding_invariant(50_000, False)
+    seen: list[int] = []
+    ex = run(g, ret, on_firings=seen.append)
+    assert ex.ok, ex.problems
+    assert ex.total_firings == sum(ex.firings.values())
+    assert seen == sorted(set(seen)) and seen[-1] <= ex.total_firings
+    assert seen and seen[0] >= TICK
+    assert all(b - a >= TICK for a, b in zip(seen, seen[1:]))
+
+
+def test_firing_budget_holds_with_progress():
+    import pytest
+    from loom.golden.scheduler import FiringBudgetExceeded
+    g, ret = _loop_adding_invariant(50_000, False)
+    with pytest.raises(FiringBudgetExceeded):
+        run(g, ret, max_firings=100_000, on_firings=lambda n: None)

@@ -10,6 +10,7 @@ from loom.frontend.reference import reference_main
 from loom.ir import load_module
 from loom.golden.loop_report import loop_streams
 from loom.inputs import prepare
+from loom.progress import Progress
 from loom.golden.run import GoldenRun, find_func, golden_report, run_dfg, write_report
 
 MAX_PROBLEM_LINES = 20
@@ -25,7 +26,7 @@ def run_main(args: argparse.Namespace) -> int:
     bundle = load_bundle(bundle_path)
     module = load_module(kernel)
     func = find_func(module, args.top, str(kernel))
-    golden = run_dfg(func, bundle, str(kernel), args.max_steps)
+    golden = run_dfg(func, bundle, str(kernel), args.max_steps, Progress(enabled=args.progress))
 
     report_path = out_dir / f"{name}.golden.json"
     write_report(report_path, golden_report(name, golden))

@@ -10,6 +10,7 @@ ends the run.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from loom.golden.scheduler import Execution, FiringBudgetExceeded, run
 from loom.golden.ops.memory import Memory, MemoryOutOfBounds
 from loom.golden.ops.merge import MergeConflict
 from loom.golden.ops.mux import MuxSelectOutOfRange
+from loom.progress import Progress, count
 
 
 @dataclass
@@ -56,10 +58,25 @@ def find_func(module: ModuleOp, top: str | None, filename: str) -> Operation:
     return funcs[0]
 
 
-def _invoke(graph: Graph, ret: Node, max_firings: int) -> Execution:
+@dataclass
+class _Ticker:
+    """The golden run's progress line: firings so far, over all invocations."""
+    progress: Progress
+    start: float
+    before: int = 0      # firings of the invocations already run
+
+    def __call__(self, firings: int) -> None:
+        if self.progress.due():
+            total = self.before + firings
+            rate = total / max(time.perf_counter() - self.start, 1e-9)
+            self.progress.update(f"golden: {count(total)} firings ({count(rate)}/s)")
+
+
+def _invoke(graph: Graph, ret: Node, max_firings: int,
+            ticker: _Ticker | None = None) -> Execution:
     """One invocation, its tokens already fed; a model error is a failed run."""
     try:
-        return run(graph, ret, max_firings)
+        return run(graph, ret, max_firings, ticker)
     except (FiringBudgetExceeded, MergeConflict, MemoryOutOfBounds,
             MuxSelectOutOfRange) as exc:
         where = ""
@@ -78,19 +95,24 @@ def _access_location(memory: Node, port: int) -> Location:
     return loc or Location(memory.where())
 
 
-def run_invocations(graph: Graph, ret: Node, bundle: Bundle,
-                    max_firings: int) -> Execution:
+def run_invocations(graph: Graph, ret: Node, bundle: Bundle, max_firings: int,
+                    progress: Progress | None = None) -> Execution:
     """The bundle's invocations back to back; one Execution over all of them."""
     n = bundle.start_token_count
     runs: list[Execution] = []
     ends: list[dict[str, int]] = []
+    ticker = _Ticker(progress, time.perf_counter()) if progress and progress.enabled else None
     for k in range(n):
         feed(graph, bundle, k)
         ret.actor.arm()
-        runs.append(_invoke(graph, ret, max_firings))
+        runs.append(_invoke(graph, ret, max_firings, ticker))
         ends.append({name: len(ch.trace) for name, ch in graph.channels.items()})
+        if ticker is not None:
+            ticker.before += runs[-1].total_firings
         if not runs[-1].ok:
             break
+    if progress is not None:
+        progress.clear()
     last = runs[-1]
     problems = [f"invocation {k}: {p}" if n > 1 else p
                 for k, ex in enumerate(runs) for p in ex.problems]
@@ -105,9 +127,9 @@ def run_invocations(graph: Graph, ret: Node, bundle: Bundle,
 
 
 def run_dfg(func: Operation, bundle: Bundle, filename: str,
-            max_firings: int = 50_000_000) -> GoldenRun:
+            max_firings: int = 50_000_000, progress: Progress | None = None) -> GoldenRun:
     graph, ret = build_graph(func, bundle, filename)
-    execution = run_invocations(graph, ret, bundle, max_firings)
+    execution = run_invocations(graph, ret, bundle, max_firings, progress)
     keep = [i for i in range(len(graph.result_widths)) if i != graph.done_result]
     outcome = Outcome(
         results=[[values[i] for i in keep] for values in execution.results],

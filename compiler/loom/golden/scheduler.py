@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,14 +52,22 @@ def _token(v: Any) -> str:
     return "control token" if v is None else f"token {v}"
 
 
-def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000) -> Execution:
+#: firings between two calls of run()'s `on_firings` (progress reports)
+TICK = 1 << 16
+
+
+def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
+        on_firings: Callable[[int], None] | None = None) -> Execution:
     """Run `graph` to quiescence (one invocation: its inputs are in their
-    channels); `return_node` is its handshake.return."""
+    channels); `return_node` is its handshake.return. `on_firings(total)` is
+    called every TICK firings or so (progress)."""
     start = time.perf_counter()
     returns_before = return_node.firings
     work: deque[Node] = deque(graph.nodes)
     queued = set(map(id, graph.nodes))
     total = 0
+    # one comparison per node in the loop covers the budget and the progress tick
+    check_at = min(TICK if on_firings else max_firings + 1, max_firings + 1)
     while work:
         node = work.popleft()
         queued.discard(id(node))
@@ -70,8 +79,12 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000) -> Execu
             continue
         node.firings += fired
         total += fired
-        if total > max_firings:
-            raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
+        if total >= check_at:
+            if total > max_firings:
+                raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
+            if on_firings is not None:
+                on_firings(total)
+                check_at = min(total + TICK, max_firings + 1)
         for ch in outs:
             nxt = ch.consumer
             if nxt is not None and id(nxt) not in queued:

@@ -13,6 +13,7 @@ import json
 import time
 
 from loom.inputs import prepare
+from loom.progress import Progress
 from loom.sim.flow import MAX_LINES, GoldenFailed, run_seed, setup
 from loom.sim import profiles
 
@@ -23,8 +24,9 @@ def sim_main(args: argparse.Namespace) -> int:
     t_compile = time.perf_counter() - t0
     print(f"sim: {inputs.name}: compiled in {t_compile:.1f} s; golden run, RTL, "
           "Verilator build", flush=True)
+    progress = Progress(enabled=args.progress)
     try:
-        s = setup(inputs, args.top, waves=args.waves)
+        s = setup(inputs, args.top, waves=args.waves, progress=progress)
     except GoldenFailed as exc:
         print(f"FAIL: {inputs.name}: the golden model itself fails on {inputs.dfg}:")
         for line in exc.problems[:MAX_LINES]:
@@ -33,7 +35,7 @@ def sim_main(args: argparse.Namespace) -> int:
     settings = profiles.IDEAL if args.ideal else profiles.for_seed(args.seed)
     run = "ideal (no stalls, memory latency 1)" if args.ideal else f"seed {args.seed}"
     print(f"sim: running {run}", flush=True)
-    result = run_seed(s, settings)
+    result = run_seed(s, settings, progress)
     wall = time.perf_counter() - t0
     report = result.report
     report["seconds"].update(compile=round(t_compile, 3), total=round(wall, 3))

@@ -31,7 +31,7 @@ class RtlTrace:
         return sum(len(v) for v in self.transfers.values())
 
 
-_RECORD = struct.Struct("<IIQ")   # cycle, channel id with flags, value (kernel_top.sv.j2)
+RECORD = struct.Struct("<IIQ")   # cycle, channel id with flags, value (kernel_top.sv.j2)
 _STUCK, _CONTROL = 1 << 31, 1 << 30
 
 
@@ -41,10 +41,10 @@ def read_trace(path: Path) -> RtlTrace:
     if not path.exists():
         return trace
     data = path.read_bytes()
-    usable = len(data) - len(data) % _RECORD.size
+    usable = len(data) - len(data) % RECORD.size
     transfers = trace.transfers
     last = 0
-    for cycle, ident, value in _RECORD.iter_unpack(data[:usable]):
+    for cycle, ident, value in RECORD.iter_unpack(data[:usable]):
         last = cycle
         if ident & _STUCK:
             trace.stuck.append((cycle, ident & ~_STUCK))

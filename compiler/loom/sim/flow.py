@@ -4,6 +4,7 @@ Verilator build) per kernel, then any number of seeded runs against it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,9 @@ from loom.sim.compare import (
     short_channels,
     stuck_channels,
 )
+from loom.progress import Progress
 from loom.sim.harness import MEM_MODEL, memory_ports, render_tb, run_plusargs
+from loom.sim.live import TraceWatch
 from loom.sim.profiles import RunSettings
 from loom.sim.runner import SimBuild
 
@@ -62,16 +65,17 @@ class SimResult:
 
 def setup(inputs: Inputs, top: str | None, waves: bool = False,
           mutate: Callable[[RtlArtifacts], None] | None = None,
-          quick_build: bool = False) -> SimSetup:
+          quick_build: bool = False, progress: Progress | None = None) -> SimSetup:
     """Golden run, RTL, harness and (cached) Verilator build of one kernel.
 
     `mutate` may rewrite the emitted RTL before the build (tests of the checker);
-    `quick_build` builds unoptimized C++ (one-off designs with short runs).
+    `quick_build` builds unoptimized C++ (one-off designs with short runs);
+    `progress` shows the golden run's firings while it runs.
     """
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
     func = find_func(load_module(inputs.dfg), top, str(inputs.dfg))
-    golden = run_dfg(func, bundle, str(inputs.dfg))
+    golden = run_dfg(func, bundle, str(inputs.dfg), progress=progress)
     if not golden.ok:
         raise GoldenFailed(golden.problems())
     rtl = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
@@ -88,19 +92,24 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     return SimSetup(inputs, bundle, golden, rtl, build, build.build())
 
 
-def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
-    """One simulation under `settings`, compared channel by channel with the golden run."""
+def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = None) -> SimResult:
+    """One simulation under `settings`, compared channel by channel with the golden run;
+    `progress` shows the simulated cycles and tokens while it runs."""
     # absolute: the simulator runs inside run_dir and reads the plusargs' paths from there
     run_dir = (s.inputs.out_dir / "sim" / settings.name).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     net, golden = s.rtl.netlist, s.golden.execution
     plusargs = run_plusargs(net, s.bundle, run_dir, settings)
-    result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
+    trace_path = run_dir / "trace.bin"
+    trace_path.unlink(missing_ok=True)   # a previous run's trace is no progress of this one
+    watch = TraceWatch(trace_path, s.golden_tokens, progress) if progress else nullcontext()
+    with watch:
+        result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
     if result["status"] == "crashed":
         raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
                           f"see {run_dir / 'sim.log'}")
 
-    trace = read_trace(run_dir / "trace.bin")
+    trace = read_trace(trace_path)
     memories = dict(golden.memories)   # memref args no port touches stay as they were
     for m in memory_ports(net):
         memories[m.arg_index] = read_memory(run_dir / f"out_{m.prefix}.hex")
@@ -142,7 +151,7 @@ def run_seed(s: SimSetup, settings: RunSettings) -> SimResult:
         "problems": problems,
         "seconds": {"build": round(s.build_seconds, 3), "simulate": round(seconds, 3)},
         "cycles_per_second": round(trace.last_cycle / seconds) if seconds else 0,
-        "artifacts": {"rtl": str(s.rtl.file_list), "trace": str(run_dir / "trace.bin"),
+        "artifacts": {"rtl": str(s.rtl.file_list), "trace": str(trace_path),
                       "log": str(run_dir / "sim.log")},
     }
     if s.build.waves:
