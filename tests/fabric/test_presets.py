@@ -12,7 +12,7 @@ from xdsl.ir import Operation
 from loom.diagnostics import LoomError
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric.config_layout import fabric_layout
-from loom.fabric.presets import parse_preset, preset, presets
+from loom.fabric.presets import JOIN_FANIN, parse_preset, preset, presets
 from loom.fabric.summary import max_join_fanin, summarize
 from loom.ir import parse, print_module, verify_module
 from loom.lowering.region import ARITH_OPS
@@ -171,3 +171,102 @@ def test_preset_names():
     for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0"):
         with pytest.raises(LoomError):
             parse_preset(bad)
+
+
+# --- widths: every op our lowering emits for C integer kernels has a unit --------------
+# The mapper's width rule (mapper/techmap.py) binds compares, division, right
+# shifts, casts, streams and conditions only to units of the exact width, and
+# index only to index. The signatures below are written from C's types (int is
+# i32, long i64, char/short i8/i16 widened for arithmetic, _Bool i1, array
+# subscripts index), one line per (op, widths) the kernels of kernels/ lower to.
+
+C_INT_SIGNATURES = [
+    # (DFG op line, its arguments)
+    *((f"%r = arith.{op} %a, %b : {t}", f"%a: {t}, %b: {t}")
+      for op in ("addi", "subi", "muli", "andi", "ori", "xori", "shli", "shrsi", "shrui",
+                 "divsi", "divui", "remsi", "remui", "minsi", "maxsi", "minui", "maxui")
+      for t in ("i32", "i64")),
+    *((f"%r = arith.cmpi {p}, %a, %b : i32", "%a: i32, %b: i32")
+      for p in ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")),
+    *((f"%r = arith.cmpi {p}, %a, %b : {t}", f"%a: {t}, %b: {t}")
+      for p in ("eq", "ne", "slt", "ult") for t in ("i64", "i16", "i8")),
+    ("%r = arith.cmpi eq, %a, %b : i1", "%a: i1, %b: i1"),
+    *((f"%r = arith.{op} %a : {s} to {d}", f"%a: {s}")
+      for op, s, d in (("extsi", "i8", "i32"), ("extsi", "i16", "i32"), ("extsi", "i32", "i64"),
+                       ("extsi", "i8", "i64"), ("extui", "i1", "i32"), ("extui", "i1", "i8"),
+                       ("extui", "i8", "i32"), ("extui", "i16", "i32"), ("extui", "i32", "i64"),
+                       ("extui", "i16", "i64"), ("trunci", "i32", "i1"), ("trunci", "i32", "i8"),
+                       ("trunci", "i32", "i16"), ("trunci", "i64", "i32"), ("trunci", "i8", "i1"),
+                       ("index_cast", "i32", "index"), ("index_cast", "i64", "index"))),
+    *((f"%r = arith.select %c, %a, %b : {t}", f"%c: i1, %a: {t}, %b: {t}")
+      for t in ("i8", "i32", "i64")),
+    *((f"%r = handshake.constant %s {{value = 1 : {t}}} : {t}", "%s: none")
+      for t in ("i1", "i8", "i16", "i32", "i64", "index")),
+    *((f"%t, %f = handshake.cond_br %c, %a : {t}", f"%c: i1, %a: {t}")
+      for t in ("none", "i8", "i32", "i64", "index")),
+    *((f"%r = handshake.mux %c [%a, %b] : i1, {t}", f"%c: i1, %a: {t}, %b: {t}")
+      for t in ("none", "i1", "i32", "i64")),
+    *((f"%r = dataflow.carry %c, %a, %b : i1, {t}, {t} -> {t}", f"%c: i1, %a: {t}, %b: {t}")
+      for t in ("none", "i8", "i32", "i64")),
+    *((f"%r = dataflow.invariant %c, %a : i1, {t} -> {t}", f"%c: i1, %a: {t}")
+      for t in ("none", "i1", "i32", "i64", "index")),
+    *((f"%r, %k = dataflow.gate %a, %c : {t}, i1 -> {t}, i1", f"%a: {t}, %c: i1")
+      for t in ("i1", "i32", "index")),
+    *((f'%i, %k = dataflow.stream %a, %b, %e {{step_op = "+=", cont_cond = "{c}"}} '
+       f": ({t}, {t}, {t}) -> ({t}, i1)", f"%a: {t}, %b: {t}, %e: {t}")
+      for c in ("<", "!=") for t in ("i32", "i64", "index")),
+    *((f"%r = handshake.join {', '.join(['%a'] * n)} : {', '.join(['none'] * n)}", "%a: none")
+      for n in (2, 3, 4)),
+    *((f"%d, %x = handshake.{op} [%i] %v, %s : index, {t}", f"%i: index, %v: {t}, %s: none")
+      for op in ("load", "store") for t in ("i8", "i16", "i32", "i64")),
+]
+
+
+def _ops(line: str, args: str) -> list[Operation]:
+    from loom.mapper.techmap import mapped_ops
+    text = (f"module {{\n  handshake.func @k({args}) -> () {{\n    {line}\n"
+            "    handshake.return\n  }\n}\n")
+    func = next(iter(parse(text, "k.dfg.mlir").module.ops))
+    return mapped_ops(func.regions[0].block)
+
+
+@pytest.fixture(scope="module")
+def chess_2x2_units():
+    from loom.mapper.techmap import hw_units
+    return hw_units(preset("chess-2x2").build())
+
+
+@pytest.mark.parametrize("line, args", C_INT_SIGNATURES)
+def test_smallest_preset_hosts_each_c_integer_width(chess_2x2_units, line, args):
+    from loom.mapper.techmap import candidates, describe
+    (op,) = _ops(line, args)
+    assert candidates(op, chess_2x2_units), describe(op)
+
+
+def test_no_unit_for_widths_no_c_kernel_has(chess_2x2_units):
+    # the exact-width rule is what made the widths above necessary: an i16
+    # division has no unit (C promotes shorts to int before dividing)
+    from loom.mapper.techmap import candidates
+    (op,) = _ops("%r = arith.divsi %a, %b : i16", "%a: i16, %b: i16")
+    assert not candidates(op, chess_2x2_units)
+
+
+# kernels whose ops, together, span every (op, width) the kernels of kernels/ with
+# one-dimensional arrays lower to (a greedy cover measured over all of them)
+COVER = ["present_sbox", "hist_bytes", "bsearch_u16", "bitonic_sort", "mixed_types"]
+COVER_SLOW = ["collatz", "elementwise_minmax", "insertion_sort", "crc16", "factmod",
+              "isqrt_sum", "kmp", "mask_compact", "shifts", "bitrev", "digits", "gcd_sub"]
+
+
+@pytest.mark.parametrize("name", COVER + [pytest.param(n, marks=pytest.mark.slow)
+                                          for n in COVER_SLOW])
+def test_every_lowered_op_of_a_kernel_has_a_unit(compiled, chess_2x2_units, tmp_path, name):
+    from loom.lowering.pipeline import lower_file
+    from loom.mapper.techmap import candidates, describe, mapped_ops
+    arts = compiled(name)
+    dfg = tmp_path / f"{name}.dfg.mlir"
+    lower_file(arts.scf_mlir, dfg, arts.top, max_join_fanin=JOIN_FANIN)
+    func = next(iter(parse(dfg.read_text(), str(dfg)).module.ops))
+    missing = sorted({describe(op) for op in mapped_ops(func.regions[0].block)
+                      if not candidates(op, chess_2x2_units)})
+    assert not missing, missing

@@ -231,8 +231,8 @@ def test_one_lane_memory_binds_untagged():
 
 
 def test_no_host_is_one_line_with_c_line_and_preset(units, tmp_path, capsys):
-    # the tiny ADG has no shift unit for i32; chess-2x2 has none either under
-    # the exact-width rule (its shrsi is i64), so no preset of that list has one
+    # the tiny ADG has no shift unit for i16; chess-2x2 has none either under
+    # the exact-width rule (its shrsi units are i32 and i64), so no preset of that list has one
     from loom.diagnostics import LoomError
     text = ('module {\n  handshake.func @k(%a: i64, %b: i64) -> () {\n'
             '    %s = arith.muli %a, %b : i64 loc("k.c":7:3)\n'
@@ -244,8 +244,8 @@ def test_no_host_is_one_line_with_c_line_and_preset(units, tmp_path, capsys):
     assert err.value.format() == ("k.c:7:3: error: C1: no function unit in tm can host "
                               "arith.muli (i64, i64) -> (i64); the smallest preset with one "
                               "is chess-2x2")
-    shr = _dfg("    %s = arith.shrsi %a, %b : i32\n    handshake.sink %s : i32",
-               "%a: i32, %b: i32")
+    shr = _dfg("    %s = arith.shrsi %a, %b : i16\n    handshake.sink %s : i16",
+               "%a: i16, %b: i16")
     with pytest.raises(LoomError, match="no preset has one$"):
         check_hosts(shr, _adg(), "tm", "k.dfg.mlir", ["chess-2x2"])
 

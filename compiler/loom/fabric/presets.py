@@ -9,27 +9,42 @@ other size or memory count of the same grammar.
 How the fabric was chosen:
 
 - Datapath: every network port is `!fabric.bits<64>`, so i64 and 64-bit
-  index values travel unsplit. Function units compute on i64 (i1 for
-  conditions, `index` for addresses): under LOOM's fit rule a narrower
-  software op binds to a wider unit port.
+  values travel unsplit; narrower values ride LSB-aligned.
+- Widths: the mapper's width rule (mapper/techmap.py) lets an op use a
+  wider unit only where it reads the low bits of its operands (add, sub,
+  mul, logic, shli's value, trunci, data through select, mux, branches,
+  carry, gate, invariant, loads and stores); compares, division and
+  remainder, right shifts, shift amounts, extensions, casts, streams and
+  every condition need a unit of the operand's exact width, and `index`
+  only an index unit. So the low-bit ops have one i64 unit each, and the
+  others one unit per width our lowering emits for C integer kernels
+  (measured over kernels/*.c): i32 (C int) and i64 for arithmetic, compares,
+  shifts, division and streams; i1, i8, i16 also for compares (eq/ne of
+  chars and shorts, i1 equality); extensions from i1/i8/i16/i32 to i64 (the
+  result may be narrower: extui i8 -> i32 is the low half of extui i8 ->
+  i64); index constants, branches, invariants, gates, carries and streams;
+  index casts from i32 and i64 and back to i64. Conditions are i1, so
+  handshake.mux selects on i1.
 - Ops: one unit per op kind our lowering emits (lowering/region.py's
   ARITH_OPS, the control ops of lowering/builder.py, rtl/op_units.py):
   addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui,
-  cmpi, select, extsi extui trunci index_cast index_castui (both directions
-  of the index casts), handshake constant join mux cond_br load store, and
-  dataflow stream gate carry invariant (-1/-1, seed 001). LOOM does not allow
-  arith.minsi/maxsi/minui/maxui in a unit body; its mapper maps minsi/maxsi
-  onto a cmpi+select body, which `fu_minmax` provides. Forks and buffers are
+  cmpi, select, extsi extui trunci index_cast index_castui, handshake
+  constant join mux cond_br load store, and dataflow stream gate carry
+  invariant (-1/-1, seed 001). LOOM does not allow arith.minsi/maxsi/minui/
+  maxui in a unit body; its mapper maps them onto a cmpi+select body, which
+  `fu_minmax` (i64) and `fu_minmax_i32` provide. Forks and buffers are
   routing, sink is not a unit (design.md section 9).
 - PE kinds (4 inputs, 4 outputs, one per corner switch): a spatial PE runs
   one unit at a time, so the kinds every kernel needs many of (cond_br,
-  constant, carry, invariant, index_cast, addi, cmpi: the measured top of
-  the DFG op counts) sit in every PE; the rest is spread in a checkerboard
-  like LOOM's heterogeneous meshes: `pe_ctrl` on cells with r+c odd
-  (stream, gate, mux, join, load, store), `pe_alu` on even cells (the other
-  arithmetic, compare-select, casts), and `pe_alu_div` (pe_alu plus the
-  64-bit dividers, the largest units) on even cells of even rows. A 2x2
-  already holds every kind; larger grids hold each many times.
+  constant, carry, invariant, i32 -> index cast, addi, i32 cmpi: the
+  measured top of the DFG op counts) sit in every PE; the rest is spread in
+  a checkerboard like LOOM's heterogeneous meshes: `pe_ctrl` on cells with
+  r+c odd (streams, gates, mux, join, load, store, index carry), `pe_alu`
+  on even cells (the other arithmetic, compares, compare-select, casts),
+  and `pe_alu_div` (pe_alu plus the i32 and i64 dividers, the largest
+  units) on even cells of even rows. A 2x2 already holds every kind; larger
+  grids hold each many times. A PE slice is 3 config words (the 64-bit
+  constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
   depth) and div/rem (8, the least LOOM's RTL generator accepts).
 - Join: 4 inputs (a PE has 4 inputs), so `max_join_fanin` is 4 and the
@@ -53,6 +68,9 @@ from loom.fabric.topology import SidePorts, chess_mesh, spread
 
 WIDTH = 64
 DATA = "i64"
+INT = "i32"
+"""C int: the width most of our kernels' values have."""
+INDEX = "index"
 SCALAR_INPUTS = 8
 SCALAR_OUTPUTS = 4
 JOIN_FANIN = 4
@@ -61,6 +79,8 @@ MULI_LATENCY = 4
 DIV_LATENCY = 8
 """LOOM's smallest latency for a divider or remainder unit (SVGenFUValidation.cpp)."""
 SIZES = (2, 4, 8, 16)
+WIDTH_NOTE = "64-bit network; i32, i64, index units; i1/i8/i16 compares and extensions"
+"""What `loom adg --list` says of the widths (the module docstring has the why)."""
 MEMORY_VARIANTS = ("", "-ext1", "-ext2", "-ext2x2")
 
 _NAME = re.compile(r"^chess-(\d+)x(\d+)(?:-ext(\d+)(?:x(\d+))?)?$")
@@ -70,46 +90,66 @@ def _common() -> list[fu.FunctionUnit]:
     """Units every PE holds: the op kinds a DFG has most of."""
     return [
         fu.constant("fu_const", DATA),
+        fu.constant("fu_const_index", INDEX),
         fu.cond_br("fu_cond_br", DATA),
+        fu.cond_br("fu_cond_br_index", INDEX),
         fu.carry("fu_carry", DATA),
         fu.invariant("fu_invariant", DATA),
-        fu.index_cast("fu_to_index", DATA, "index"),
-        fu.index_cast("fu_from_index", "index", DATA),
+        fu.invariant("fu_invariant_index", INDEX),
+        fu.index_cast("fu_to_index", INT, INDEX),
         fu.binary("fu_addi", "arith.addi", DATA),
-        fu.cmpi("fu_cmpi", DATA),
+        fu.cmpi("fu_cmpi", INT),
     ]
 
 
 def _ctrl() -> list[fu.FunctionUnit]:
     return _common() + [
-        fu.stream("fu_stream", DATA),
+        fu.stream("fu_stream", INT),
+        fu.stream("fu_stream_i64", DATA),
+        fu.stream("fu_stream_index", INDEX),
         fu.gate("fu_gate", DATA),
-        fu.mux("fu_mux", DATA),
-        fu.join("fu_join", JOIN_FANIN, DATA),
-        fu.load("fu_load", "index", DATA),
-        fu.store("fu_store", "index", DATA),
+        fu.gate("fu_gate_index", INDEX),
+        fu.carry("fu_carry_index", INDEX),
+        fu.mux("fu_mux", DATA, select_type="i1"),
+        fu.join("fu_join", JOIN_FANIN, "none"),
+        fu.load("fu_load", INDEX, DATA),
+        fu.store("fu_store", INDEX, DATA),
     ]
 
 
+def _minmax(name: str, type_: str) -> fu.FunctionUnit:
+    """select(cmpi p, a, b), a, b: LOOM's host of min/max (the predicate is configured)."""
+    return fu.raw(name, [type_, type_], [type_],
+                  f"%c = arith.cmpi slt, %arg0, %arg1 : {type_}\n"
+                  f"%r = arith.select %c, %arg0, %arg1 : {type_}\n"
+                  f"fabric.yield %r : {type_}")
+
+
 def _alu() -> list[fu.FunctionUnit]:
-    ops = ("subi", "andi", "ori", "xori", "shli", "shrsi", "shrui")
-    return _common() + [fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in ops] + [
+    low_bits = ("subi", "andi", "ori", "xori", "shli")
+    shifts = ("shli", "shrsi", "shrui")
+    return _common() + [
+        *(fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in low_bits),
+        *(fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in shifts[1:]),
+        *(fu.binary(f"fu_{op}_i32", f"arith.{op}", INT) for op in shifts),
         fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY),
         fu.select("fu_select", DATA),
-        fu.raw("fu_minmax", [DATA, DATA], [DATA],
-               f"%c = arith.cmpi slt, %arg0, %arg1 : {DATA}\n"
-               f"%r = arith.select %c, %arg0, %arg1 : {DATA}\n"
-               f"fabric.yield %r : {DATA}"),
-        fu.cast("fu_extsi", "arith.extsi", "i32", DATA),
-        fu.cast("fu_extui", "arith.extui", "i32", DATA),
-        fu.cast("fu_trunci", "arith.trunci", DATA, "i32"),
-        fu.cast("fu_to_index_ui", "arith.index_castui", DATA, "index"),
-        fu.cast("fu_from_index_ui", "arith.index_castui", "index", DATA),
+        _minmax("fu_minmax", DATA),
+        _minmax("fu_minmax_i32", INT),
+        *(fu.cmpi(f"fu_cmpi_{t}", t) for t in ("i64", "i16", "i8", "i1")),
+        *(fu.cast(f"fu_extsi_{t}", "arith.extsi", t, DATA) for t in ("i8", "i16", "i32")),
+        *(fu.cast(f"fu_extui_{t}", "arith.extui", t, DATA) for t in ("i1", "i8", "i16", "i32")),
+        fu.cast("fu_trunci", "arith.trunci", DATA, INT),
+        fu.index_cast("fu_to_index_i64", DATA, INDEX),
+        fu.index_cast("fu_from_index", INDEX, DATA),
+        fu.cast("fu_to_index_ui", "arith.index_castui", DATA, INDEX),
+        fu.cast("fu_from_index_ui", "arith.index_castui", INDEX, DATA),
     ]
 
 
 def _alu_div() -> list[fu.FunctionUnit]:
-    return _alu() + [fu.binary(f"fu_{op}", f"arith.{op}", DATA, latency=DIV_LATENCY)
+    return _alu() + [fu.binary(f"fu_{op}{suffix}", f"arith.{op}", t, latency=DIV_LATENCY)
+                     for t, suffix in ((DATA, ""), (INT, "_i32"))
                      for op in ("divsi", "divui", "remsi", "remui")]
 
 
@@ -134,7 +174,7 @@ class ChessPreset:
             lanes = (f"{self.load_lanes} tagged load lanes" if self.load_lanes > 1
                      else "1 load lane")
             mem = f"{self.memories} extmemory ({lanes}, 1 store lane)"
-        return (f"{self.rows}x{self.cols} chess mesh of 64-bit integer PEs, "
+        return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}), "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, {mem}")
 
 
