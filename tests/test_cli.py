@@ -13,7 +13,7 @@ COMMAND_FLAGS = {
     "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
     "run": ["--bundle", "--stage", "--progress", "-o"],
     "rtl": ["-o", "--adg"],
-    "sim": ["--bundle", "--seed", "--ideal", "--waves", "-o"],
+    "sim": ["--bundle", "--seed", "--ideal", "--waves", "--trace", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
     "regress": ["--profile", "--kernels", "--seeds", "--shard", "--jobs", "--no-rtl", "--junit",
                 "-o"],

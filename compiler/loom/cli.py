@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "checked channel by channel")
     p.add_argument("--waves", action="store_true", help="write an FST waveform")
     _add_progress(p, "golden firings, then simulated cycles and tokens (with the time left)")
+    p.add_argument("--trace", action="store_true",
+                   help="record every channel's transfers in DIR/sim/<run>/trace.bin "
+                        "(default: per-channel summaries, and a full trace only when "
+                        "they differ from the golden run)")
 
     p = sub.add_parser("fuzz", help="random C kernels through every stage",
                        description="Generate random UB-free C kernels (one per seed) and run "

@@ -51,6 +51,8 @@ def test_gate_emitting_a_value_on_the_terminating_false_is_caught(compiled, monk
     assert first.startswith("first divergence on channel 'for0_body_index'"), first
     assert re.search(r"from dataflow\.gate 'gate0' at \S*kernels/vecadd\.c:5:", first), first
     assert "token 256: expected nothing, got 256" in first
+    # the summaries differed, so the run was repeated recording every transfer
+    assert result.report["repeated_for_trace"] and result.report["trace"] == "every channel"
 
 
 def test_fork_that_duplicates_under_backpressure_is_caught(compiled, monkeypatch):

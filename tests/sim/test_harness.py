@@ -75,7 +75,7 @@ def test_invocations_run_back_to_back_on_the_rtl(tmp_path):
     s, _ = _bump_setup(tmp_path, [1, 2, -7])
     net = s.rtl.netlist
     for settings in SEEDS:
-        result = run_seed(s, settings)
+        result = run_seed(s, settings, full_trace=True)
         assert result.passed, f"seed {settings.seed}: " + "\n".join(result.problems)
         assert result.report["tokens"] == s.golden_tokens
         assert result.report["invocations"] == 3

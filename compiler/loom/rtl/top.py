@@ -203,5 +203,7 @@ def render_top(net: Netlist, kernel: str, source: str) -> tuple[str, str]:
         output_assigns=writer.output_assigns(), unused=writer.unused,
         channels=net.channels,
         traces=[ch for ch in net.channels if ch.traced],
+        result_channels={(p.channel.copy_of or p.channel).index
+                         for p in net.outputs if p.channel is not None},
     )
     return module, text

@@ -35,7 +35,7 @@ def sim_main(args: argparse.Namespace) -> int:
     settings = profiles.IDEAL if args.ideal else profiles.for_seed(args.seed)
     run = "ideal (no stalls, memory latency 1)" if args.ideal else f"seed {args.seed}"
     print(f"sim: running {run}", flush=True)
-    result = run_seed(s, settings, progress)
+    result = run_seed(s, settings, progress, full_trace=args.trace)
     wall = time.perf_counter() - t0
     report = result.report
     report["seconds"].update(compile=round(t_compile, 3), total=round(wall, 3))

@@ -61,7 +61,8 @@ def run_plusargs(net: Netlist, bundle: Bundle, run_dir: Path,
             f"+loom_mem_ready_pct={settings.mem_ready_pct}",
             f"+loom_mem_max_latency={settings.mem_max_latency}",
             f"+loom_watchdog={settings.watchdog}", f"+loom_drain={settings.drain}",
-            f"+loom_trace={run_dir / 'trace.bin'}"]
+            f"+loom_trace={run_dir / 'trace.bin'}", f"+loom_summary={run_dir / 'summary.txt'}",
+            f"+loom_progress={run_dir / 'progress.txt'}"]
     for p in net.inputs:
         if not p.width or p.arg_index is None or bundle.scalar(p.arg_index) is None:
             continue

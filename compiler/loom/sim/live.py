@@ -1,11 +1,10 @@
-"""Live progress of a running simulation, read from the trace it writes.
+"""Live progress of a running simulation, read from the position file it writes.
 
-The simulator appends one 16-byte record per transfer to trace.bin
-(loom.sim.compare.RECORD); the file's size counts the tokens so far and its
-last record holds the latest cycle. The golden run fixed how many tokens
-the run carries, so the fraction done gives an estimate of the time left.
-A thread polls the file while the simulator runs; nothing in the simulator
-changes.
+Every few thousand cycles the top's LOOM_SIM block rewrites progress.txt in
+place with "<cycle> <tokens>" (templates/kernel_top.sv.j2). The golden run
+fixed how many tokens the run carries, so the fraction done gives an
+estimate of the time left. A thread polls the file while the simulator
+runs; Python stays out of the simulation loop.
 """
 
 from __future__ import annotations
@@ -15,22 +14,17 @@ import time
 from pathlib import Path
 
 from loom.progress import Progress, count, remaining
-from loom.sim.compare import RECORD
 
 
-def trace_position(path: Path) -> tuple[int, int]:
-    """(tokens written so far, cycle of the last complete record)."""
+def sim_position(path: Path) -> tuple[int, int]:
+    """(tokens so far, cycle) from the position file; (0, 0) before its first write."""
     try:
-        with open(path, "rb") as f:
-            size = f.seek(0, 2)
-            whole = size - size % RECORD.size
-            if whole == 0:
-                return 0, 0
-            f.seek(whole - RECORD.size)
-            cycle = RECORD.unpack(f.read(RECORD.size))[0]
-            return whole // RECORD.size, cycle
+        fields = path.read_text().split()
     except FileNotFoundError:
         return 0, 0
+    if len(fields) < 2 or not all(f.isdigit() for f in fields[:2]):
+        return 0, 0             # caught between the simulator's seek and write
+    return int(fields[1]), int(fields[0])
 
 
 def status_line(tokens: int, cycle: int, expected: int, elapsed: float) -> str:
@@ -41,8 +35,8 @@ def status_line(tokens: int, cycle: int, expected: int, elapsed: float) -> str:
             f"tokens{pct}{remaining(tokens, expected, elapsed)}")
 
 
-class TraceWatch:
-    """`with TraceWatch(...)`: report the trace's progress until the block ends."""
+class SimWatch:
+    """`with SimWatch(...)`: report the simulation's progress until the block ends."""
 
     def __init__(self, path: Path, expected_tokens: int, progress: Progress,
                  poll: float = 0.2):
@@ -54,11 +48,11 @@ class TraceWatch:
     def _watch(self) -> None:
         while not self._stop.wait(self.poll):
             if self.progress.due():
-                tokens, cycle = trace_position(self.path)
+                tokens, cycle = sim_position(self.path)
                 self.progress.update(status_line(tokens, cycle, self.expected,
                                                  time.monotonic() - self._start))
 
-    def __enter__(self) -> "TraceWatch":
+    def __enter__(self) -> "SimWatch":
         if self.progress.enabled:
             self._thread.start()
         return self
