@@ -1,0 +1,97 @@
+"""Mapper bench: each kernel on the smallest preset it maps onto.
+
+Per kernel: DFG ops (ops and memories), the preset (`auto`'s choice: the
+first of `loom adg --list` that maps, or the one given with --adg), PEs and
+switches used, routed hops (routing nodes crossed, summed over DFG edges),
+the busiest switch's outputs in use, and the mapping time of that preset
+(place, route, check; compile and ADG build excluded). A kernel no preset
+hosts shows the first violated constraint on the last preset tried.
+Targets (issue 13): up to 150 DFG ops in under 20 s; none over 120 s.
+
+Run: tools/run python bench/mapper.py [KERNEL ...] [--adg PRESET] [--seed N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from xdsl.ir import Operation
+
+from loom.diagnostics import LoomError
+from loom.fabric.presets import preset, presets
+from loom.fabric.summary import max_join_fanin
+from loom.mapper.checks import check
+from loom.mapper.command import _kernel_body  # noqa: PLC2701 (the command's compile step)
+from loom.mapper.mapping import Mapping, map_dfg
+from loom.mapper.stats import map_stats
+
+KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+SMALL_OPS, SMALL_SECONDS, ANY_SECONDS = 150, 20.0, 120.0
+
+
+def _compile(kernel: Path, fanin: int, out: Path) -> Operation:
+    args = argparse.Namespace(kernel=str(kernel), top=None, include_dirs=[], defines=[],
+                              out_dir=str(out))
+    func, _, _ = _kernel_body(args, fanin)
+    return func
+
+
+def _row(name: str, m: Mapping | None, adg: str, seconds: float, why: str) -> str:
+    if m is None or not m.ok:
+        ops = sum(1 for n in m.sw.nodes if n.kind in ("op", "memory")) if m else 0
+        return f"{name:22} {ops:>5} {adg:18} {'-':>4} {'-':>5} {'-':>6} {'-':>14} " \
+               f"{seconds:>7.2f}  {why}"
+    s = map_stats(m)
+    used, total = s.worst_outputs
+    flag = "" if seconds <= (SMALL_SECONDS if s.ops <= SMALL_OPS else ANY_SECONDS) else \
+        "  OVER TARGET"
+    return (f"{name:22} {s.ops:>5} {adg:18} {s.pes:>4} {s.switches:>5} {s.hops:>6} "
+            f"{s.worst_switch + f' {used}/{total}':>14} {seconds:>7.2f}{flag}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kernels", nargs="*", help="kernel names (default: every kernels/*.c)")
+    parser.add_argument("--adg", help="one preset for every kernel (default: auto)")
+    parser.add_argument("--seed", type=int, default=0)
+    opts = parser.parse_args()
+    names = opts.kernels or sorted(p.stem for p in KERNELS.glob("*.c"))
+    targets = [opts.adg] if opts.adg else [p.name for p in presets()]
+    modules: dict[str, Operation] = {}
+    print(f"{'kernel':22} {'ops':>5} {'preset':18} {'PEs':>4} {'sws':>5} {'hops':>6} "
+          f"{'busiest sw':>14} {'map s':>7}")
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="loom-bench-map-") as tmp:
+        for name in names:
+            compiled: dict[int, Operation] = {}
+            m, adg, seconds, why = None, "-", 0.0, "no preset"
+            for target in targets:
+                module = modules.setdefault(target, preset(target).build())
+                fanin = max_join_fanin(module)
+                try:
+                    func = compiled.setdefault(fanin, _compile(
+                        KERNELS / f"{name}.c", fanin, Path(tmp) / name))
+                except LoomError as err:
+                    why = f"compile: {err.message}"
+                    break
+                t0 = time.perf_counter()
+                m = map_dfg(func.regions[0].block, module, opts.seed)
+                seconds, adg = time.perf_counter() - t0, target
+                if m.ok:
+                    break
+                violations = check(m, module)
+                why = violations[0].line() if violations else "unmapped"
+                if violations and violations[0].sw_node is not None:
+                    why += f" ({m.sw.nodes[violations[0].sw_node].op_name})"
+            print(_row(name, m, adg, seconds, why), flush=True)
+            failed += m is None or not m.ok
+    print(f"{len(names) - failed} of {len(names)} kernels mapped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
