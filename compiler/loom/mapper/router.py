@@ -2,9 +2,9 @@
 (loom-fabric-notes.md section 3.4).
 
 A net is one DFG value: a source output port and the input ports of its
-consumers. Each sink is reached by a least-cost search (Dijkstra: the
-flattened graph has no coordinates for an A* estimate yet) from the net's
-tree so far, so a net is one broadcast tree. Moves: an output port to the
+consumers. Each sink is reached by a least-cost search (A*, estimated by
+the step count back from the sink) from the net's tree so far, so a net
+is one broadcast tree. Moves: an output port to the
 input ports its wires reach; a routing node's input to the outputs its
 connectivity allows. Only routing nodes fan out (LOOM's C11): a source that
 is not a routing output (module input, unit, memory) starts the tree, and
@@ -16,19 +16,23 @@ Capacity (C4): a port carries one net. Entering port p costs
 (1 + history[p]) * (1 + present * users[p]) where users counts the other
 nets on p; after each pass every overused port's history grows and the
 present factor is multiplied, until no port is shared or the pass budget
-ends. Ties break on the port id, so the result depends on nothing but the
+ends (or STALL_PASSES passes bring no fewer overused ports). Ties break
+on the port id, so the result depends on nothing but the
 inputs: the same inputs give the same routes.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from loom.mapper.adg_graph import AdgGraph
 
-PASSES = 12
+PASSES = 40
+STALL_PASSES = 8
+"""Passes without fewer overused ports before negotiation gives up."""
 HISTORY_FACTOR = 1.0
 PRESENT_FACTOR = 1.0
 PRESENT_GROWTH = 1.5
@@ -56,23 +60,53 @@ class Routes:
 
 
 class _Searcher:
+    """The port graph in flat lists, and per sink the step counts back to it
+    (the A* estimate: every step costs at least 1, so it never overestimates;
+    a port with no count cannot reach the sink and is never expanded)."""
+
     def __init__(self, graph: AdgGraph):
         self.graph = graph
-        self.wires: dict[int, list[int]] = {}
+        count = len(graph.ports)
+        routing = {n.id for n in graph.nodes if n.resource_class == "routing"}
+        self.input = [p.direction == "in" for p in graph.ports]
+        self.routing = [p.node in routing for p in graph.ports]
+        self.succ: list[list[int]] = [[] for _ in range(count)]
+        self.pred: list[list[int]] = [[] for _ in range(count)]
         for e in graph.edges:
-            self.wires.setdefault(e.src, []).append(e.dst)
-        self.routing = {n.id for n in graph.nodes if n.resource_class == "routing"}
+            if e.dst not in self.succ[e.src]:
+                self.succ[e.src].append(e.dst)
+                self.pred[e.dst].append(e.src)
+        for i, outs in graph.hops.items():
+            for o in outs:
+                self.succ[i].append(o)
+                self.pred[o].append(i)
+        self.to_sink: dict[int, dict[int, int]] = {}
 
     def next_ports(self, port: int) -> list[int]:
-        if self.graph.ports[port].direction == "out":
-            return self.wires.get(port, [])
-        return self.graph.hops.get(port, [])
+        return self.succ[port]
 
     def is_input(self, port: int) -> bool:
-        return self.graph.ports[port].direction == "in"
+        return self.input[port]
 
     def is_routing(self, port: int) -> bool:
-        return self.graph.ports[port].node in self.routing
+        return self.routing[port]
+
+    def steps_to(self, sink: int) -> dict[int, int]:
+        """Fewest steps from each port that can reach `sink` (through routing nodes only)."""
+        if sink in self.to_sink:
+            return self.to_sink[sink]
+        dist = {sink: 0}
+        work = deque([sink])
+        while work:
+            port = work.popleft()
+            if port != sink and not self.routing[port]:
+                continue  # a source: nothing transits a unit or a memory
+            for prev in self.pred[port]:
+                if prev not in dist:
+                    dist[prev] = dist[port] + 1
+                    work.append(prev)
+        self.to_sink[sink] = dist
+        return dist
 
 
 def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES) -> Routes:
@@ -82,6 +116,7 @@ def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES) -> Routes:
     present = PRESENT_FACTOR
     users: list[set[int]] = [set() for _ in graph.ports]
     result = Routes([])
+    fewest, since = len(graph.ports) + 1, 0
     for n in range(1, passes + 1):
         for s in users:
             s.clear()
@@ -91,6 +126,10 @@ def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES) -> Routes:
         result.overused = [p for p, s in enumerate(users) if len(s) > 1]
         if result.ok:
             return result
+        fewest, since = (len(result.overused), 0) if len(result.overused) < fewest else \
+            (fewest, since + 1)
+        if since >= STALL_PASSES:
+            return result  # negotiation has stopped making progress
         for p in result.overused:
             history[p] += HISTORY_FACTOR
         present *= PRESENT_GROWTH
@@ -122,13 +161,14 @@ def _route_net(search: _Searcher, net: Net, index: int, users: list[set[int]],
 def _search(search: _Searcher, starts: list[int], sink: int, tree: dict[int, int | None],
             index: int, users: list[set[int]], history: list[float],
             present: float) -> dict[int, int] | None:
-    """Least-cost path from the tree to `sink`; returns the new ports' parents."""
-    frontier = [(0.0, p) for p in sorted(starts)]
+    """Least-cost path from the tree to `sink` (A*); returns the new ports' parents."""
+    estimate = search.steps_to(sink)
+    frontier = [(float(estimate[p]), 0.0, p) for p in sorted(starts) if p in estimate]
     heapq.heapify(frontier)
     best: dict[int, float] = {p: 0.0 for p in starts}
     came: dict[int, int] = {}
     while frontier:
-        cost, port = heapq.heappop(frontier)
+        _, cost, port = heapq.heappop(frontier)
         if cost > best.get(port, float("inf")):
             continue
         if port == sink:
@@ -138,18 +178,14 @@ def _search(search: _Searcher, starts: list[int], sink: int, tree: dict[int, int
                 port = came[port]
             return new
         for nxt in search.next_ports(port):
-            if nxt in tree:
-                continue  # a tree never re-enters itself
-            is_in = search.graph.ports[nxt].direction == "in"
-            if is_in and nxt != sink and not search.is_routing(nxt):
-                continue  # a dead end: nothing transits a unit or a memory
-            others = len(users[nxt] - {index})
-            step = (1.0 + history[nxt]) * (1.0 + present * others)
-            total = cost + step
+            if nxt in tree or nxt not in estimate:
+                continue  # a tree never re-enters itself; nxt cannot reach the sink
+            others = len(users[nxt]) - (index in users[nxt])
+            total = cost + (1.0 + history[nxt]) * (1.0 + present * others)
             if total < best.get(nxt, float("inf")):
                 best[nxt] = total
                 came[nxt] = port
-                heapq.heappush(frontier, (total, nxt))
+                heapq.heappush(frontier, (total + estimate[nxt], total, nxt))
     return None
 
 

@@ -57,10 +57,8 @@ class SwEdge:
     """The consumer's operand index (an output sentinel: 0)."""
     value: SSAValue
     """The value as produced (names the edge in diagnostics)."""
-
-    @property
-    def is_memref(self) -> bool:
-        return isinstance(self.value.type, MemRefType)
+    is_memref: bool = False
+    """A memref: bound to a memory, not routed."""
 
 
 @dataclass
@@ -113,10 +111,12 @@ def sw_graph(body: Block) -> SwGraph:
         if op in node_of:
             for j, v in enumerate(op.operands):
                 src, k, o = source(v)
-                g.edges.append(SwEdge(len(g.edges), src, k, node_of[op], j, o))
+                g.edges.append(SwEdge(len(g.edges), src, k, node_of[op], j, o,
+                                      isinstance(o.type, MemRefType)))
     for r, v in enumerate(returned):
         src, k, o = source(v)
-        g.edges.append(SwEdge(len(g.edges), src, k, out_nodes[r], 0, o))
+        g.edges.append(SwEdge(len(g.edges), src, k, out_nodes[r], 0, o,
+                              isinstance(o.type, MemRefType)))
     return g
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -431,12 +431,22 @@ def _minmax_candidates(sw: Operation, unit: HwUnit, eff: Effective) -> Iterator[
 def candidates(sw: Operation, units: Sequence[HwUnit]) -> list[Candidate]:
     """Every way to host DFG op `sw` on `units` (unit order, then selection order)."""
     found: list[Candidate] = []
+    # PE instances share unit definitions: match each (definition, name) once
+    # and give the other instances the same bindings
+    matched: dict[tuple[int, str], list[Candidate]] = {}
     for unit in units:
+        key = (id(unit.definition), unit.name)
+        if key in matched:
+            found += [replace(c, pe=unit.pe, opcode=unit.opcode) for c in matched[key]]
+            continue
+        mine: list[Candidate] = []
         for eff in effective_graphs(unit.definition):
             if sw.name in ALIASES:
-                found += _minmax_candidates(sw, unit, eff)
+                mine += _minmax_candidates(sw, unit, eff)
             elif len(eff.ops) == 1:
-                found += _single_op_candidates(sw, unit, eff)
+                mine += _single_op_candidates(sw, unit, eff)
+        matched[key] = mine
+        found += mine
     return _unique(found)
 
 
