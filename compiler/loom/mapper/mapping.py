@@ -109,13 +109,15 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
     rng = random.Random(seed)
     placement = anneal(problem, construct(problem, rng), rng)
     result: Mapping | None = None
-    for round_index in range(1, ROUTE_ROUNDS + 1):
+    # a node without any host cannot be repaired by rerouting: one round, for the partial map
+    rounds = ROUTE_ROUNDS if all(problem.options[n] for n in problem.placeable) else 1
+    for round_index in range(1, rounds + 1):
         nets, where, bound = edge_nets(problem, placement)
         routes = route(adg, nets)
         paths = _edge_paths(problem, placement, routes, where, bound)
         result = Mapping(sw, adg, problem, placement, paths, routes.overused, seed, round_index)
         failed = _failed_edges(paths, routes.overused, problem)
-        if result.ok or not failed or round_index == ROUTE_ROUNDS:
+        if result.ok or not failed or round_index == rounds:
             break
         for e in failed:
             problem.weights[e] *= REWEIGHT
