@@ -102,3 +102,47 @@ def test_memory_region_tables(tmp_path, case, region):
     config = json.loads((tmp_path / "dfg.fabric.config.json").read_text())
     (s,) = [s for s in config["slices"] if s["kind"] == memory["memory_kind"]]
     assert config["words"][s["word_offset"]:s["word_offset"] + 5] == region
+
+
+TWO_LOADS = """\
+module {
+  handshake.func @two(%mem: memref<?xi64>, %i: index, %j: index, %c0: none, %c1: none, ...)
+      -> (i64, i64, none, none) {
+    %d0, %a0 = load [%i] %m#0, %c0 : index, i64
+    %d1, %a1 = load [%j] %m#1, %c1 : index, i64
+    %m:4 = extmemory[ld = 2, st = 0] (%mem : memref<?xi64>) (%a0, %a1) {id = 0 : i32}
+        : (index, index) -> (i64, i64, none, none)
+    return %d0, %d1, %m#2, %m#3 : i64, i64, none, none
+  }
+}
+"""
+
+
+def test_two_load_lanes_share_a_tagged_memory_through_its_bridges(tmp_path):
+    # chess-2x2-ext2x2 (fabric/memory_bridge.py): extmem_0 has 2 tagged load
+    # lanes; lane k enters add_tag k (ADG tag k), both merge in a tagged
+    # switch; responses split by a temporal_sw, lane k leaving by output k.
+    # So: load k's address reaches the memory port through add_tag k with
+    # tag k, distinct tags share the port (C4 allows it), and the temporal
+    # switch holds one slot per tag, tags ascending, each routing input 0 to
+    # output k; the region spans lanes [0, 2) (loom-fabric-notes.md 4.5).
+    from loom.fabric.presets import preset
+    module = preset("chess-2x2-ext2x2").build()
+    m = map_dfg(_body(TWO_LOADS), module, seed=0)
+    written = write_artifacts(m, module, tmp_path, "two.chess-2x2-ext2x2")
+    assert m.ok and written.violations == []
+    g = m.adg
+    mem = g.nodes[m.placement.chosen[7].hw_node]  # node 7: the extmemory (after 5 args, 2 loads)
+    for k, edge in enumerate(e for e in m.sw.edges if e.dst == 7 and e.dst_index in (1, 2)):
+        path = m.paths[edge.id]
+        assert path[-1] == mem.inputs[1]  # ld_addr, after the memref
+        tags = [g.nodes[g.ports[p].node].tag for p in path
+                if g.nodes[g.ports[p].node].kind == "add_tag"]
+        assert set(tags) == {k}
+    values = written.config.values
+    table = next(v for name, v in values.items() if name.startswith(mem.name)
+                 and "slot0.valid" in v and "slot0.route.o0.i0" in v)
+    assert table == {"slot0.valid": 1, "slot0.tag": 0, "slot0.route.o0.i0": 1,
+                     "slot1.valid": 1, "slot1.tag": 1, "slot1.route.o1.i0": 1}
+    assert [values[mem.name][f"region0.{f}"] for f in
+            ("valid", "start_lane", "end_lane", "addr_offset", "elem_size_log2")] == [1, 0, 2, 0, 3]

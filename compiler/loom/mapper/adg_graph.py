@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import MemRefType, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
@@ -46,6 +46,8 @@ class AdgNode:
     opcode: int = -1
     index: int = -1
     """module_in: argument index; module_out: result index."""
+    tag: int = -1
+    """add_tag: the tag it attaches (the ADG's `tag`)."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,9 @@ def flatten(module: Operation) -> AdgGraph:
         ins, outs = [v.type for v in op.operands], [r.type for r in op.results]
         rclass = "routing" if kind in ROUTING_KINDS else (
             "memory" if kind in MEMORY_KINDS else "other")
-        node = g.add_node(name, kind, rclass, ins, outs)
+        tag = op.attributes.get("tag") if kind == "add_tag" else None
+        node = g.add_node(name, kind, rclass, ins, outs,
+                          tag=tag.value.data if isinstance(tag, IntegerAttr) else -1)
         in_ports[op] = [[p] for p in node.inputs]
         for r, res in enumerate(op.results):
             out_ports[res] = [node.outputs[r]]

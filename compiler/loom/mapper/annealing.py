@@ -3,7 +3,8 @@ scaled to the cost, geometric cooling), with the route estimate as cost.
 
 A move picks a node (seeded) and one of its options. A free resource is
 taken; a resource held by another node is swapped when that node has an
-option on the mover's old resource, else the move is void. A move that
+option on the mover's old resource (an unplaced mover pushes the holder
+onto a free resource of its own), else the move is void. A move that
 lowers the cost is kept; one that raises it by d is kept with probability
 exp(-d / T). The budget is an iteration count, never the clock, and all
 randomness comes from the caller's random.Random: the same inputs and seed
@@ -101,9 +102,10 @@ def _move_to(problem: Problem, placement: Placement, node: int, option: Option,
     other = placement.holder.get(option.resource)
     if other is None or other == node:  # free, or another unit of the node's own PE
         return _Move(node, option, None, None)
-    if current is None:
-        return None
-    back = [o for o in problem.options[other] if o.resource == current.resource]
+    if current is None:  # an unplaced node pushes the holder onto a free resource
+        back = [o for o in problem.options[other] if o.resource not in placement.holder]
+    else:
+        back = [o for o in problem.options[other] if o.resource == current.resource]
     return _Move(node, option, other, pick(back)) if back else None
 
 

@@ -97,8 +97,15 @@ def _c2(m: Mapping) -> list[Violation]:
 
 
 def _endpoints(m: Mapping, e) -> tuple[int | None, int | None]:
+    """The hardware ports an edge's route must join (a memory lane's through its bridge)."""
     a, b = m.placement.chosen[e.src], m.placement.chosen[e.dst]
-    return (a.out_port(e.src_index) if a else None), (b.in_port(e.dst_index) if b else None)
+    src = a.out_port(e.src_index) if a else None
+    dst = b.in_port(e.dst_index) if b else None
+    if a is not None and src is not None:
+        src = dict(a.bridges).get(src, (src,))[0]
+    if b is not None and dst is not None:
+        dst = dict(b.bridges).get(dst, (dst,))[-1]
+    return src, dst
 
 
 def _c3(m: Mapping) -> list[Violation]:
@@ -128,12 +135,29 @@ def _c3(m: Mapping) -> list[Violation]:
     return found
 
 
-def _logical_sources(m: Mapping) -> dict[int, dict[int, int]]:
-    """Port -> {source port: the first edge that carries it there}."""
-    users: dict[int, dict[int, int]] = {}
+def _tag_at(m: Mapping, path: list[int], i: int) -> int:
+    """The runtime tag at path[i] (a tagged port): the last add_tag before it,
+    else the temporal_sw output after it (the tag its route table sends there)."""
+    for p in reversed(path[:i]):
+        node = m.adg.nodes[m.adg.ports[p].node]
+        if node.kind == "add_tag":
+            return node.tag
+    for a, b in zip(path[i:], path[i + 1:]):
+        node = m.adg.nodes[m.adg.ports[a].node]
+        if node.kind == "temporal_sw" and m.adg.ports[b].node == node.id:
+            return m.adg.ports[b].index
+    return -1
+
+
+def _logical_sources(m: Mapping) -> dict[tuple[int, int], dict[int, int]]:
+    """(port, tag) -> {source port: the first edge that carries it there}. The
+    tag is -1 on an untagged port; on a tagged one, flows with distinct tags
+    may share it (LOOM's C4: they must carry distinct tags)."""
+    users: dict[tuple[int, int], dict[int, int]] = {}
     for e, path in _routed(m):
-        for p in path:
-            users.setdefault(p, {}).setdefault(path[0], e.id)
+        for i, p in enumerate(path):
+            tag = _tag_at(m, path, i) if isinstance(m.adg.ports[p].type, TaggedType) else -1
+            users.setdefault((p, tag), {}).setdefault(path[0], e.id)
     return users
 
 
@@ -147,9 +171,13 @@ def _c4(m: Mapping) -> list[Violation]:
             found.append(Violation("C4", f"hw_node {o.hw_node} hosts sw_node {hosts[o.hw_node]} "
                                          f"and sw_node {n}", sw_node=n))
         hosts.setdefault(o.hw_node, n)
-    for port, sources in sorted(_logical_sources(m).items()):
+    for (port, tag), sources in sorted(_logical_sources(m).items()):
         if len(sources) > 1:
             edge = sorted(sources.values())[1]
+            if tag >= 0:
+                found.append(Violation("C4", f"tagged routing-output conflict on hw_port "
+                                             f"{port} (tag {tag})", sw_edge=edge))
+                continue
             found.append(Violation("C4", f"routing overuse on hw_port {port} with "
                                          f"{len(sources)} logical sources", sw_edge=edge))
     return found

@@ -14,11 +14,12 @@ loom-fabric-notes.md section 4.5).
 - fifo: the ADG's `bypassed` hint; add_tag and map_tag: the ADG's tag and
   table as they are (the mapper does not compute them).
 - memory / extmemory: region 0 of a hardware memory that hosts a software
-  memory: valid, lanes [0, 1), the address offset (extmemory 0, the host
+  memory: valid, lanes [0, L) (L: its largest family's lane count, the tags
+  its bridges attach), the address offset (extmemory 0, the host
   patches it; memory: the ADG's table, else memref argument x 4096) and
   log2 of the element bytes.
-- temporal_sw slices stay zero: no mapped route uses one (tagged memories
-  are not mapping targets yet); one that a route crosses is incomplete.
+- temporal_sw: one route-table slot per tag a route carries through it, tags
+  ascending (LOOM's order): valid, the tag, the route bit of its hop.
 
 A slice whose values do not fit its fields is emitted as zeros and marked
 incomplete: LOOM's C6.
@@ -74,20 +75,26 @@ def _pairs(path: list[int]) -> list[tuple[int, int]]:
     return list(zip(path, path[1:]))
 
 
-def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> set[str]:
-    """Route bits of spatial switches; returns temporal switches a route crosses."""
-    crossed: set[str] = set()
+def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
+    """Route bits of spatial switches; route tables of temporal switches (one
+    slot per observed tag, tags ascending: LOOM's order; tag k leaves by
+    output k, bridges.py's lane numbering)."""
+    tables: dict[str, dict[int, set[tuple[int, int]]]] = {}
     for path in m.paths:
         if path is None or len(path) < 3:
             continue
         for a, b in _pairs(path)[1::2]:  # in -> out hops
             node = m.adg.nodes[m.adg.ports[a].node]
+            i, o = m.adg.ports[a].index, m.adg.ports[b].index
             if node.kind == "spatial_sw":
-                i, o = m.adg.ports[a].index, m.adg.ports[b].index
                 values.setdefault(node.name, {})[f"route.o{o}.i{i}"] = 1
             elif node.kind == "temporal_sw":
-                crossed.add(node.name)
-    return crossed
+                tables.setdefault(node.name, {}).setdefault(o, set()).add((o, i))
+    for name, by_tag in tables.items():
+        v = values.setdefault(name, {})
+        for slot, tag in enumerate(sorted(by_tag)):
+            v |= {f"slot{slot}.valid": 1, f"slot{slot}.tag": tag}
+            v |= {f"slot{slot}.route.o{o}.i{i}": 1 for o, i in sorted(by_tag[tag])}
 
 
 def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, int]]) -> None:
@@ -137,7 +144,9 @@ def _memory_values(m: Mapping, nodes: dict[str, Operation],
         log2 = max(0, ((elem_bits or 8) // 8).bit_length() - 1)
         ld, st = memory_lanes(node.op)
         k = len(regions.setdefault(hw.id, []))
-        regions[hw.id].append(MemoryRegion(k, sw_node, arg, k, k + 1, ld, st, log2))
+        start = regions[hw.id][-1].end_lane if k else 0
+        end = start + max(ld, st, 1)  # one lane (tag) per software port of a family
+        regions[hw.id].append(MemoryRegion(k, sw_node, arg, start, end, ld, st, log2))
         table = _addr_table(nodes.get(hw.name))
         if hw.kind == "extmemory":
             offset = 0
@@ -146,7 +155,7 @@ def _memory_values(m: Mapping, nodes: dict[str, Operation],
         else:
             offset = max(arg, k) * ADDRESS_STRIDE
         values.setdefault(hw.name, {}).update({
-            f"region{k}.valid": 1, f"region{k}.start_lane": k, f"region{k}.end_lane": k + 1,
+            f"region{k}.valid": 1, f"region{k}.start_lane": start, f"region{k}.end_lane": end,
             f"region{k}.addr_offset": offset, f"region{k}.elem_size_log2": log2})
     return regions
 
@@ -188,7 +197,7 @@ def fabric_config(m: Mapping, module: Operation) -> FabricConfig:
     nodes = {name: node for name, node, _ in cl._nodes(fabric_top(module))}  # noqa: SLF001
     values: dict[str, dict[str, int]] = {}
     _hint_values(nodes, layout, values)
-    crossed = _switch_values(m, values)
+    _switch_values(m, values)
     _pe_values(m, layout, values)
     regions = _memory_values(m, nodes, values)
     config = FabricConfig(layout, values, regions=regions)
@@ -196,9 +205,7 @@ def fabric_config(m: Mapping, module: Operation) -> FabricConfig:
         v = values.get(s.name, s.unused() if s.kind == "spatial_pe" else {})
         try:
             words = s.encode(v)
-            config.complete[s.name] = s.name not in crossed
-            if s.name in crossed:
-                config.problems[s.name] = "a route crosses this temporal_sw (not configured)"
+            config.complete[s.name] = True
         except ValueError as err:
             words = [0] * s.word_count
             config.complete[s.name] = False

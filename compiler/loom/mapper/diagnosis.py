@@ -2,8 +2,10 @@
 label), the op or edge with its C line, and what would fix it.
 
 - C1, no host at all: the smallest preset that has a unit (or memory) for it.
-- C1, every host taken: a spatial PE runs one op, so the kernel needs as
-  many hosting PEs as it has such ops; the smallest preset with that many.
+- C1, more ops than PEs: a spatial PE runs one op; the smallest preset (with
+  the same memories) that has as many PEs.
+- C1, every host taken: the kernel needs as many hosting PEs as it has such
+  ops; the smallest preset with that many.
 - C3 (or C4 overuse left by routing): another seed, or the next larger preset.
 """
 
@@ -58,6 +60,15 @@ def _preset_with(op: Operation, need: int) -> str | None:
     return None
 
 
+def _preset_with_pes(count: int, adg: str) -> str | None:
+    """The first preset with `count` PEs, with the memories of `adg` when it is a preset."""
+    from loom.fabric.presets import presets
+
+    suffix = adg.split("-", 2)[2] if adg.count("-") >= 2 else ""
+    return next((p.name for p in presets() if p.rows * p.cols >= count
+                 and p.name.endswith(suffix)), None)
+
+
 def _next_preset(adg: str, module_pes: int) -> str | None:
     from loom.fabric.presets import presets
 
@@ -81,6 +92,13 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
         what = "memory" if node.kind == "memory" else "function unit"
         return LoomError(f"C1: unmapped node {node.id}: no {what} in {adg} can host "
                          f"{_what(node)}; {hint}", where)
+    ops = sum(1 for n in m.sw.nodes if n.kind == "op")
+    pes = len({n.pe for n in m.adg.nodes if n.pe})
+    if node.kind == "op" and ops > pes:
+        fix = _preset_with_pes(ops, adg)
+        hint = f"the smallest preset with {ops} is {fix}" if fix else f"no preset has {ops}"
+        return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
+                         f"and {adg} {pes} PEs (a PE runs one op); {hint}", where)
     same = [n for n in m.sw.nodes if n.op is not None and describe(n.op) == describe(node.op)]
     have = len({o.resource for o in m.problem.options[node.id]})
     fix = _preset_with(node.op, len(same))

@@ -6,6 +6,8 @@ When routing leaves edges unrouted or ports shared, the estimate of those
 edges is weighted up and the placement annealed again, for a fixed number
 of rounds (iteration budgets, no clock). A memref edge is bound, not
 routed: its path is LOOM's synthetic [p, p] on the hardware memref port.
+A route to or from a tagged memory lane ends at the lane's bridge and is
+continued through it to the memory port (bridges.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from xdsl.ir import Block, Operation
 
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
-from loom.mapper.placement import Placement, Problem, build_problem, construct
+from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
 from loom.mapper.router import Net, Routes, route
 from loom.mapper.sw_graph import SwGraph, sw_graph
 
@@ -89,10 +91,22 @@ def _edge_paths(problem: Problem, placement: Placement, routes: Routes,
             paths.append(bound[e.id])
         elif e.id in where:
             net, k = where[e.id]
-            paths.append(routes.paths[net][k])
+            paths.append(_with_bridges(routes.paths[net][k], placement.chosen[e.src],
+                                       placement.chosen[e.dst]))
         else:
             paths.append(None)
     return paths
+
+
+def _with_bridges(path: list[int] | None, src: Option | None, dst: Option | None
+                  ) -> list[int] | None:
+    """A route that ends or starts at a memory lane, continued through the lane's
+    fixed bridge to the memory port (LOOM's bridge-expanded export path)."""
+    if path is None:
+        return None
+    before = dict(src.bridges).get(path[0], (path[0],)) if src is not None else (path[0],)
+    after = dict(dst.bridges).get(path[-1], (path[-1],)) if dst is not None else (path[-1],)
+    return [*before[:-1], *path, *after[1:]]
 
 
 def _failed_edges(paths: list[list[int] | None], overused: list[int], problem: Problem) -> list[int]:

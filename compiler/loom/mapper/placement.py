@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, Operation
 
 from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.mapper.adg_graph import AdgGraph
+from loom.mapper.bridges import request_lanes, response_lanes
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.sw_graph import SwGraph, SwNode
 from loom.mapper.techmap import (
@@ -60,6 +61,8 @@ class Option:
     """(software result, hardware output port)."""
     candidate: Candidate | None = None
     """An op's unit binding and payload fields."""
+    bridges: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """A memory's fabric-side lane port -> its fixed bridge path (bridges.py)."""
     preference: float = 0.0
     """A tie-break far below one hop: LOOM's choice among equals (first-fit
     boundary binding in argument order; a unit's first binding: unswapped,
@@ -144,7 +147,7 @@ def _unit_options(op: Operation, adg: AdgGraph, units) -> list[Option]:
         outs = tuple((sw, n.outputs[k]) for k, sw in enumerate(c.outputs) if sw is not None)
         rank[n.id] = rank.get(n.id, -1) + 1
         found.append(Option(n.id, f"pe:{c.pe}", site_of(adg, n.id), ins, outs, c,
-                            PREFERENCE * rank[n.id]))
+                            preference=PREFERENCE * rank[n.id]))
     return found
 
 
@@ -152,45 +155,41 @@ def memory_lanes(op: Operation) -> tuple[int, int]:
     return _attr_int(op, "ld_count") or 0, _attr_int(op, "st_count") or 0
 
 
-def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory]) -> list[Option]:
-    """A single-lane software memory on an untagged hardware memory: operands
-    [memref], (st_data, st_addr) per store, ld_addr per load; results ld_data,
-    st_done, ld_done. Hardware families: [memref], ld_addr, st_addr, st_data;
-    ld_data, ld_done, st_done (loom-fabric-notes.md 1.3)."""
+def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
+                    feeders: dict[int, list[int]], sinks: dict[int, list[int]]) -> list[Option]:
+    """A software memory on a hardware memory of its kind with enough lanes per
+    family (bridges.py): operands [memref], (st_data, st_addr) per store,
+    ld_addr per load; results ld_data per load, st_done per store, ld_done
+    per load. Hardware families: [memref], ld_addr, st_addr, st_data;
+    ld_data, ld_done, st_done (loom-fabric-notes.md 1.3). Software lane k
+    takes hardware lane k."""
     ld, st = memory_lanes(op)
-    if ld > 1 or st > 1:
-        return []  # several lanes share a port only by tag: not mapped yet
     by_name = {n.name: n for n in adg.nodes if n.resource_class == "memory"}
     found = []
     for hw in memory_candidates(op, memories):
         n = by_name.get(hw.name)
-        if n is None or hw.tagged:
+        if n is None:
             continue
         memref = [p for p in n.inputs if adg.ports[p].is_memref]
         data_in = [p for p in n.inputs if not adg.ports[p].is_memref]
-        fam_in = dict(zip(_families_in(hw), data_in))
-        fam_out = dict(zip(_families_out(hw), n.outputs))
-        ins: list[tuple[int, int]] = []
-        k = 0
-        if op.name == "handshake.extmemory":
-            ins.append((0, memref[0]))
-            k = 1
-        if st:
-            ins += [(k, fam_in["st_data"]), (k + 1, fam_in["st_addr"])]
-            k += 2
-        if ld:
-            ins.append((k, fam_in["ld_addr"]))
-        outs: list[tuple[int, int]] = []
-        r = 0
-        if ld:
-            outs.append((r, fam_out["ld_data"]))
-            r += 1
-        if st:
-            outs.append((r, fam_out["st_done"]))
-            r += 1
-        if ld:
-            outs.append((r, fam_out["ld_done"]))
-        found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), tuple(ins), tuple(outs)))
+        fam_in = {f: request_lanes(adg, p, feeders) for f, p in zip(_families_in(hw), data_in)}
+        fam_out = {f: response_lanes(adg, p, sinks)
+                   for f, p in zip(_families_out(hw), n.outputs)}
+        operands = ([("memref", 0)] if op.name == "handshake.extmemory" else []) + [
+            x for s_ in range(st) for x in (("st_data", s_), ("st_addr", s_))] + [
+            ("ld_addr", k) for k in range(ld)]
+        results = [("ld_data", k) for k in range(ld)] + [("st_done", k) for k in range(st)] + [
+            ("ld_done", k) for k in range(ld)]
+        lanes = {**fam_in, **fam_out}
+        if any(k >= len(lanes.get(f, [])) for f, k in [*operands, *results] if f != "memref"):
+            continue  # not enough lanes in some family
+        ins = tuple((j, memref[0] if f == "memref" else lanes[f][k].port)
+                    for j, (f, k) in enumerate(operands))
+        outs = tuple((r, lanes[f][k].port) for r, (f, k) in enumerate(results))
+        bridges = tuple((lane.port, lane.bridge) for f, k in [*operands, *results]
+                        if f != "memref" and len((lane := lanes[f][k]).bridge) > 1)
+        found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), ins, outs,
+                            bridges=bridges))
     return found
 
 
@@ -208,6 +207,11 @@ def build_problem(sw: SwGraph, adg: AdgGraph, module: Operation) -> Problem:
     types = _module_port_types(module)
     options: list[list[Option]] = []
     taken: set[int] = set()
+    feeders: dict[int, list[int]] = {}
+    sinks: dict[int, list[int]] = {}
+    for e in adg.edges:
+        feeders.setdefault(e.dst, []).append(e.src)
+        sinks.setdefault(e.src, []).append(e.dst)
     for node in sw.nodes:
         if node.is_memref_input:
             options.append([])
@@ -215,7 +219,7 @@ def build_problem(sw: SwGraph, adg: AdgGraph, module: Operation) -> Problem:
             options.append(_boundary_options(node, adg, taken, types))
         elif node.kind == "memory":
             assert node.op is not None
-            options.append(_memory_options(node.op, adg, memories))
+            options.append(_memory_options(node.op, adg, memories, feeders, sinks))
         else:
             assert node.op is not None
             options.append(_unit_options(node.op, adg, units))
