@@ -115,16 +115,28 @@ def _failed_edges(paths: list[list[int] | None], overused: list[int], problem: P
         paths[e.id] is None or shared.intersection(paths[e.id] or []))]
 
 
+def unhostable(problem: Problem) -> bool:
+    """Whether some DFG node has no host at all, or the ops outnumber the PEs."""
+    ops = sum(1 for n in problem.sw.nodes if n.kind == "op")
+    pes = len({n.pe for n in problem.adg.nodes if n.pe})
+    return ops > pes or not all(problem.options[n] for n in problem.placeable)
+
+
 def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
     """Place and route the handshake.func body `body` onto the ADG `module`."""
     sw = sw_graph(body)
     adg = flatten(module)
     problem = build_problem(sw, adg, module)
     rng = random.Random(seed)
-    placement = anneal(problem, construct(problem, rng), rng)
+    placement = construct(problem, rng)
+    # a node without any host, or more ops than PEs, cannot be repaired by
+    # annealing or rerouting: the constructive placement and one round, for
+    # the partial map
+    hopeless = unhostable(problem)
+    if not hopeless:
+        placement = anneal(problem, placement, rng)
     result: Mapping | None = None
-    # a node without any host cannot be repaired by rerouting: one round, for the partial map
-    rounds = ROUTE_ROUNDS if all(problem.options[n] for n in problem.placeable) else 1
+    rounds = 1 if hopeless else ROUTE_ROUNDS
     for round_index in range(1, rounds + 1):
         nets, where, bound = edge_nets(problem, placement)
         routes = route(adg, nets)
