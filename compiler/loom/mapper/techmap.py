@@ -554,6 +554,8 @@ def describe(op: Operation) -> str:
     """`arith.cmpi slt (i32, i32) -> i1`: what a diagnosis names."""
     pred = _predicate(op)
     head = f"{op.name} {pred}" if pred is not None else op.name
+    if op.name in MEMORY_OPS:  # the lane counts decide which memories fit
+        head += f"[ld = {_attr_int(op, 'ld_count') or 0}, st = {_attr_int(op, 'st_count') or 0}]"
     ins = ", ".join(str(_value_type(v.type)) for v in op.operands)
     outs = ", ".join(str(_value_type(r.type)) for r in op.results)
     return f"{head} ({ins}) -> ({outs})"
