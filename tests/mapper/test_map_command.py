@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 
 from loom.cli import main
+from loom.fabric.config_layout import fabric_layout
+from loom.ir import load_module
+from loom.mapper.config_files import read_config_bin
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 
 _PRODUCTS = [("p", "%a", "%b"), ("q", "%p", "%c"), ("r", "%q", "%a")]
@@ -38,6 +41,10 @@ def test_same_seed_gives_byte_identical_artifacts(tmp_path, capsys):
                          ("config.bin", "config.h", "config.json", "map.json", "map.txt")]
     assert a == b
     assert "map: mul3 on chess-4x4: 3 ops, 3 PEs" in done.stdout
+    # the words decode by the preset's layout and encode back to themselves
+    layout = fabric_layout(load_module(tmp_path / "a" / "chess-4x4.fabric.mlir"))
+    words = read_config_bin(a["mul3.chess-4x4.config.bin"])
+    assert layout.encode(layout.decode(words)) == words
 
 
 def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, capsys):
