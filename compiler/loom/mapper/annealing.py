@@ -68,11 +68,17 @@ def anneal(problem: Problem, placement: Placement, rng: random.Random,
 def descend(problem: Problem, placement: Placement, incident: dict[int, list[int]],
             passes: int = DESCENT_PASSES) -> None:
     """Greedy moves and swaps that strictly lower the cost, nodes and options in
-    order: settles the ties annealing leaves (preferences)."""
+    order: settles the ties annealing leaves (preferences). A unit tries the
+    other bindings of its own PE (swapped operands, other join inputs, another
+    unit of the PE); a boundary node every module port (first-fit order)."""
     for _ in range(passes):
         improved = False
         for node in problem.placeable:
-            for option in problem.options[node]:
+            current = placement.chosen[node]
+            options = problem.options[node]
+            if current is not None and current.candidate is not None:
+                options = problem.by_resource(node).get(current.resource, [])
+            for option in options:
                 improved = _improve(problem, placement, incident, node, option) or improved
         if not improved:
             return
@@ -105,7 +111,7 @@ def _move_to(problem: Problem, placement: Placement, node: int, option: Option,
     if current is None:  # an unplaced node pushes the holder onto a free resource
         back = [o for o in problem.options[other] if o.resource not in placement.holder]
     else:
-        back = [o for o in problem.options[other] if o.resource == current.resource]
+        back = problem.by_resource(other).get(current.resource, [])
     return _Move(node, option, other, pick(back)) if back else None
 
 

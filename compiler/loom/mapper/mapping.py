@@ -20,7 +20,7 @@ from xdsl.ir import Block, Operation
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
-from loom.mapper.router import Net, Routes, route
+from loom.mapper.router import Net, Routes, route, searcher
 from loom.mapper.sw_graph import SwGraph, sw_graph
 
 ROUTE_ROUNDS = 4
@@ -137,9 +137,10 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
         placement = anneal(problem, placement, rng)
     result: Mapping | None = None
     rounds = 1 if hopeless else ROUTE_ROUNDS
+    search = searcher(adg)
     for round_index in range(1, rounds + 1):
         nets, where, bound = edge_nets(problem, placement)
-        routes = route(adg, nets)
+        routes = route(adg, nets, search=search)
         paths = _edge_paths(problem, placement, routes, where, bound)
         result = Mapping(sw, adg, problem, placement, paths, routes.overused, seed, round_index)
         failed = _failed_edges(paths, routes.overused, problem)

@@ -92,6 +92,16 @@ class Problem:
     def __post_init__(self) -> None:
         if not self.weights:
             self.weights = [1.0] * len(self.sw.edges)
+        self._by_resource: dict[int, dict[str, list[Option]]] = {}
+
+    def by_resource(self, node: int) -> dict[str, list[Option]]:
+        """A node's options grouped by the resource they occupy (built on first use)."""
+        if node not in self._by_resource:
+            groups: dict[str, list[Option]] = {}
+            for o in self.options[node]:
+                groups.setdefault(o.resource, []).append(o)
+            self._by_resource[node] = groups
+        return self._by_resource[node]
 
     @property
     def placeable(self) -> list[int]:

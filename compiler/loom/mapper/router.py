@@ -14,8 +14,9 @@ several switch outputs; a PE input mux never broadcasts).
 
 Capacity (C4): a port carries one net. Entering port p costs
 (1 + history[p]) * (1 + present * users[p]) where users counts the other
-nets on p; after each pass every overused port's history grows and the
-present factor is multiplied, until no port is shared or the pass budget
+nets on p. Each pass rips up and reroutes one net at a time against the
+others' current routes; after it every overused port's history grows and
+the present factor is multiplied, until no port is shared or the pass budget
 ends (or STALL_PASSES passes bring no fewer overused ports). Ties break
 on the port id, so the result depends on nothing but the
 inputs: the same inputs give the same routes.
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from loom.mapper.adg_graph import AdgGraph
 
 PASSES = 40
-STALL_PASSES = 8
+STALL_PASSES = 12
 """Passes without fewer overused ports before negotiation gives up."""
 HISTORY_FACTOR = 1.0
 PRESENT_FACTOR = 1.0
@@ -109,20 +110,31 @@ class _Searcher:
         return dist
 
 
-def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES) -> Routes:
+def searcher(graph: AdgGraph) -> _Searcher:
+    """The search tables of `graph`, to share between route calls on it."""
+    return _Searcher(graph)
+
+
+def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
+          search: _Searcher | None = None) -> Routes:
     """Route every net; negotiated congestion for at most `passes` passes."""
-    search = _Searcher(graph)
+    search = search or _Searcher(graph)
     history = [0.0] * len(graph.ports)
     present = PRESENT_FACTOR
     users: list[set[int]] = [set() for _ in graph.ports]
     result = Routes([])
     fewest, since = len(graph.ports) + 1, 0
+    held: list[list[list[int] | None]] = [[] for _ in nets]
     for n in range(1, passes + 1):
-        for s in users:
-            s.clear()
         result = Routes([], passes=n)
         for index, net in enumerate(nets):
-            result.paths.append(_route_net(search, net, index, users, history, present))
+            # rip up this net alone: it negotiates against every other net's
+            # current route (PathFinder), not against an emptied fabric
+            for path in held[index]:
+                for p in path or []:
+                    users[p].discard(index)
+            held[index] = _route_net(search, net, index, users, history, present)
+            result.paths.append(held[index])
         result.overused = [p for p, s in enumerate(users) if len(s) > 1]
         if result.ok:
             return result
@@ -196,4 +208,4 @@ def _path_to(parent: dict[int, int | None], sink: int) -> list[int]:
     return path[::-1]
 
 
-__all__ = ["Net", "Routes", "route"]
+__all__ = ["Net", "Routes", "route", "searcher"]
