@@ -20,7 +20,7 @@ from xdsl.ir import Block, Operation
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
-from loom.mapper.router import Net, Routes, route, searcher
+from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.sw_graph import SwGraph, sw_graph
 
 ROUTE_ROUNDS = 4
@@ -130,8 +130,8 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
     rng = random.Random(seed)
     placement = construct(problem, rng)
     # a node without any host, or more ops than PEs, cannot be repaired by
-    # annealing or rerouting: the constructive placement and one round, for
-    # the partial map
+    # annealing or rerouting: the constructive placement and one routing
+    # pass, for the partial map
     hopeless = unhostable(problem)
     if not hopeless:
         placement = anneal(problem, placement, rng)
@@ -140,7 +140,7 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
     search = searcher(adg)
     for round_index in range(1, rounds + 1):
         nets, where, bound = edge_nets(problem, placement)
-        routes = route(adg, nets, search=search)
+        routes = route(adg, nets, passes=1 if hopeless else PASSES, search=search)
         paths = _edge_paths(problem, placement, routes, where, bound)
         result = Mapping(sw, adg, problem, placement, paths, routes.overused, seed, round_index)
         failed = _failed_edges(paths, routes.overused, problem)
