@@ -1,55 +1,107 @@
 """Golden-model speed: op firings per second on one core.
 
-Two DFGs from tests/golden/data: a 100k-iteration stream -> gate -> carry
-loop (sum_loop) and a loop with memory traffic in two ctrl-done groups
-(scale, 100k elements). Target: at least 300,000 firings/s.
-Run: tools/run python bench/golden_speed.py
+Kernels of the sizes in issue 15: kernels/cnn_layer.c (one CNN layer, about
+7.6M firings) and kernels/trisolv.c with -DN=1000 (a 1000-row triangular
+solve, about 13.5M firings); and two DFGs from tests/golden/data: a
+100k-iteration stream -> gate -> carry loop (sum_loop) and a loop with memory
+traffic in two ctrl-done groups (scale, 100k elements).
+The rate is firings per CPU second of the run (time.process_time), which a
+busy machine disturbs less than wall time; both are printed.
+Target: at least 2,000,000 firings/s on each kernel.
+Run: tools/run python bench/golden_speed.py [--rows N] [--only NAME]
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from loom.bundle import Bundle, MemoryRegion, ScalarInput
+from xdsl.ir import Operation
+
+from loom.bundle import Bundle, MemoryRegion, ScalarInput, load_bundle
+from loom.frontend.driver import compile_kernel
 from loom.golden.run import find_func, run_dfg
-from loom.ir import parse_module
+from loom.ir import load_module, parse_module
+from loom.lowering import lower
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "golden" / "data"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "golden" / "data"
+OUT = ROOT / "gen" / "bench" / "golden_speed"
 N = 100_000
-TARGET = 300_000
+TARGET = 2_000_000
 
 
-def _case(name: str, text: str, bundle: Bundle) -> tuple[str, int, float, float, bool]:
-    module = parse_module(text, name)
-    func = find_func(module, None, name)
-    t0 = time.perf_counter()
+@dataclass
+class Row:
+    name: str
+    firings: int
+    cpu: float
+    wall: float
+    ok: bool
+
+    @property
+    def rate(self) -> float:
+        return self.firings / self.cpu if self.cpu else 0.0
+
+
+def _measure(name: str, func: Operation, bundle: Bundle) -> Row:
+    wall, cpu = time.perf_counter(), time.process_time()
     golden = run_dfg(func, bundle, name)
-    total = time.perf_counter() - t0
-    ex = golden.execution
-    return name, ex.total_firings, ex.seconds, total, golden.ok
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return Row(name, golden.execution.total_firings, cpu, wall, golden.ok)
 
 
-def main() -> int:
-    rows = [
-        _case("sum_loop (stream->gate->carry)", (DATA / "sum_loop.dfg.mlir").read_text(),
-              Bundle("sum", scalar_inputs=[ScalarInput(0, [N])])),
-        _case("scale (load/store, 2 groups)",
-              (DATA / "scale.dfg.mlir").read_text().replace("16xi32", f"{N}xi32"),
-              Bundle("scale", scalar_inputs=[ScalarInput(2, [3]), ScalarInput(3, [N])],
-                     memory_regions=[MemoryRegion(0, 4, list(range(N))),
-                                     MemoryRegion(1, 4, [0] * N)])),
-    ]
-    print(f"{'case':34} {'iterations':>10} {'firings':>10} {'run s':>7} {'build+run s':>11} "
-          f"{'firings/s':>10} {'target':>8} ok")
-    worst = min(f / s for _, f, s, _, _ in rows)
-    for name, firings, secs, total, ok in rows:
-        print(f"{name:34} {N:>10} {firings:>10} {secs:>7.3f} {total:>11.3f} "
-              f"{firings / secs:>10,.0f} {TARGET:>8,} {'yes' if ok else 'NO'}")
-    print(f"slowest: {worst:,.0f} firings/s ({'meets' if worst >= TARGET else 'MISSES'} "
-          f"the {TARGET:,} target)")
-    return 0 if all(ok for *_, ok in rows) else 1
+def _dfg_case(name: str, text: str, bundle: Bundle) -> Row:
+    return _measure(name, find_func(parse_module(text, name), None, name), bundle)
+
+
+def _kernel_case(label: str, kernel: str, defines: list[str]) -> Row:
+    out = OUT / label.split()[0]
+    arts = compile_kernel(ROOT / "kernels" / f"{kernel}.c", None, [], defines, out)
+    lower(arts.scf_mlir, arts.dfg_mlir, arts.top)
+    func = find_func(load_module(arts.dfg_mlir), None, str(arts.dfg_mlir))
+    return _measure(label, func, load_bundle(arts.bundle_path))
+
+
+def cases(rows: int) -> dict[str, object]:
+    return {
+        "sum_loop": lambda: _dfg_case(
+            "sum_loop (stream->gate->carry)", (DATA / "sum_loop.dfg.mlir").read_text(),
+            Bundle("sum", scalar_inputs=[ScalarInput(0, [N])])),
+        "scale": lambda: _dfg_case(
+            "scale (load/store, 2 groups)",
+            (DATA / "scale.dfg.mlir").read_text().replace("16xi32", f"{N}xi32"),
+            Bundle("scale", scalar_inputs=[ScalarInput(2, [3]), ScalarInput(3, [N])],
+                   memory_regions=[MemoryRegion(0, 4, list(range(N))),
+                                   MemoryRegion(1, 4, [0] * N)])),
+        "cnn_layer": lambda: _kernel_case("cnn_layer (10x10, 10 maps)", "cnn_layer", []),
+        "trisolv": lambda: _kernel_case(f"trisolv ({rows} rows)", "trisolv", [f"N={rows}"]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=1000, help="trisolv rows (default 1000)")
+    ap.add_argument("--only", action="append", help="run only these cases")
+    args = ap.parse_args(argv)
+    table = cases(args.rows)
+    print(f"{'case':32} {'firings':>10} {'cpu s':>7} {'wall s':>7} {'firings/s':>10} "
+          f"{'target':>10} ok", flush=True)
+    rows = []
+    for key, run in table.items():
+        if args.only and key not in args.only:
+            continue
+        r = run()
+        rows.append(r)
+        print(f"{r.name:32} {r.firings:>10} {r.cpu:>7.2f} {r.wall:>7.2f} {r.rate:>10,.0f} "
+              f"{TARGET:>10,} {'yes' if r.ok else 'NO'}", flush=True)
+    worst = min(rows, key=lambda r: r.rate)
+    print(f"slowest: {worst.name}, {worst.rate:,.0f} firings/s "
+          f"({'meets' if worst.rate >= TARGET else 'MISSES'} the {TARGET:,} target)")
+    return 0 if all(r.ok for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -56,6 +56,19 @@ def _token(v: Any) -> str:
 TICK = 1 << 16
 
 
+def _wakes(graph: Graph) -> list[tuple[int, ...]]:
+    """Per node (by position): the nodes to queue after it fired: the consumers
+    of its outputs, and the sources it took a token from (they refill)."""
+    index = {id(n): i for i, n in enumerate(graph.nodes)}
+    wakes = []
+    for node in graph.nodes:
+        woken = [index[id(ch.consumer)] for ch in node.outs if ch.consumer is not None]
+        woken += [index[id(ch.producer)] for ch in node.ins
+                  if ch.producer is not None and isinstance(ch.producer.actor, Source)]
+        wakes.append(tuple(dict.fromkeys(woken)))
+    return wakes
+
+
 def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
         on_firings: Callable[[int], None] | None = None) -> Execution:
     """Run `graph` to quiescence (one invocation: its inputs are in their
@@ -63,38 +76,43 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
     called every TICK firings or so (progress)."""
     start = time.perf_counter()
     returns_before = return_node.firings
-    work: deque[Node] = deque(graph.nodes)
-    queued = set(map(id, graph.nodes))
+    nodes = graph.nodes
+    # the loop works on positions and flat lists: it runs once per node visit
+    fires = [n.actor.fire for n in nodes]
+    ports = [(n.ins, n.outs) for n in nodes]
+    wakes = _wakes(graph)
+    fired = [0] * len(nodes)
+    queued = [True] * len(nodes)
+    work: deque[int] = deque(range(len(nodes)))
+    pop, push = work.popleft, work.append
     total = 0
-    # one comparison per node in the loop covers the budget and the progress tick
+    # one comparison per visit covers the budget and the progress tick
     check_at = min(TICK if on_firings else max_firings + 1, max_firings + 1)
-    while work:
-        node = work.popleft()
-        queued.discard(id(node))
-        actor, ins, outs = node.actor, node.ins, node.outs
-        fired = 0
-        while actor.fire(ins, outs):
-            fired += 1
-        if not fired:
-            continue
-        node.firings += fired
-        total += fired
-        if total >= check_at:
-            if total > max_firings:
-                raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
-            if on_firings is not None:
-                on_firings(total)
-                check_at = min(total + TICK, max_firings + 1)
-        for ch in outs:
-            nxt = ch.consumer
-            if nxt is not None and id(nxt) not in queued:
-                queued.add(id(nxt))
-                work.append(nxt)
-        for ch in ins:  # a source refills once its token was taken
-            src = ch.producer
-            if src is not None and isinstance(src.actor, Source) and id(src) not in queued:
-                queued.add(id(src))
-                work.append(src)
+    try:
+        while work:
+            i = pop()
+            queued[i] = False
+            fire, (ins, outs) = fires[i], ports[i]
+            if not fire(ins, outs):
+                continue
+            n = 1
+            while fire(ins, outs):
+                n += 1
+            fired[i] += n
+            total += n
+            if total >= check_at:
+                if total > max_firings:
+                    raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
+                if on_firings is not None:
+                    on_firings(total)
+                    check_at = min(total + TICK, max_firings + 1)
+            for j in wakes[i]:
+                if not queued[j]:
+                    queued[j] = True
+                    push(j)
+    finally:   # a model error (merge conflict, ...) still reports the firings so far
+        for node, n in zip(nodes, fired):
+            node.firings += n
 
     returned = return_node.firings > returns_before
     problems = quiescence_problems(graph) if returned else deadlock_problems(graph, return_node)

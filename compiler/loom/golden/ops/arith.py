@@ -41,6 +41,13 @@ class _Binary(_Join):
         self.width = width
         self.mask = (1 << width) - 1
 
+    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
+        a, b = ins   # _Join.fire for two operands, without its list (runs per token)
+        if not (a.q and b.q):
+            return False
+        outs[0].push(self.compute(a.pop(), b.pop()))
+        return True
+
 
 def _s(v: int, w: int) -> int:
     return signed(v, w)

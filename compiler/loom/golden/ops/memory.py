@@ -38,11 +38,29 @@ class Memory(Actor):
             raise ValueError(f"memory of shape {self.shape} given {len(self.storage)} values")
         self.n_in = st * (1 + self.rank) + ld * self.rank
         self.n_out = ld + st + ld
+        r = self.rank
+        # operand positions per port, computed once: fire runs per token
+        #   store s: (data operand, address operands, done result)
+        #   load j:  (address operands, data result, done result)
+        self._stores = [(s * (1 + r), tuple(range(s * (1 + r) + 1, (s + 1) * (1 + r))), ld + s)
+                        for s in range(st)]
+        base = st * (1 + r)
+        self._loads = [(tuple(range(base + j * r, base + (j + 1) * r)), j, ld + st + j)
+                       for j in range(ld)]
         self.reads = self.writes = 0
         #: operand index of a port's first address -> its first stray address
         self.strays: dict[int, Address] = {}
 
     def _flat(self, port: int, addr: list[int]) -> int:
+        flat = 0
+        for a, d in zip(addr, self.shape):
+            if a >= d:    # as an unsigned pattern: negative, or past its own extent
+                return self._checked_flat(port, addr)
+            flat = flat * d + a
+        return flat
+
+    def _checked_flat(self, port: int, addr: list[int]) -> int:
+        """The element of an access outside some extent: an error, or a stray to warn about."""
         at = row_major([signed(a, INDEX_WIDTH) for a in addr], self.shape)
         if not at.inside:
             raise MemoryOutOfBounds(at.out_of_bounds(), self, port)
@@ -51,24 +69,21 @@ class Memory(Actor):
         return at.flat
 
     def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
+        """Serves at most one request per port (stores first, then loads)."""
         fired = False
-        r = self.rank
-        for s in range(self.st):
-            port = ins[s * (1 + r): (s + 1) * (1 + r)]
-            if all(ch.q for ch in port):
-                data = port[0].pop()
-                addr = [ch.pop() for ch in port[1:]]
-                self.storage[self._flat(s * (1 + r) + 1, addr)] = data
-                outs[self.ld + s].push(None)
+        for data_at, addr_at, done_at in self._stores:
+            if ins[data_at].q and all([ins[k].q for k in addr_at]):
+                data = ins[data_at].pop()
+                addr = [ins[k].pop() for k in addr_at]
+                self.storage[self._flat(addr_at[0], addr)] = data
+                outs[done_at].push(None)
                 self.writes += 1
                 fired = True
-        base = self.st * (1 + r)
-        for j in range(self.ld):
-            port = ins[base + j * r: base + (j + 1) * r]
-            if all(ch.q for ch in port):
-                addr = [ch.pop() for ch in port]
-                outs[j].push(self.storage[self._flat(base + j * r, addr)])
-                outs[self.ld + self.st + j].push(None)
+        for addr_at, data_at, done_at in self._loads:
+            if all([ins[k].q for k in addr_at]):
+                addr = [ins[k].pop() for k in addr_at]
+                outs[data_at].push(self.storage[self._flat(addr_at[0], addr)])
+                outs[done_at].push(None)
                 self.reads += 1
                 fired = True
         return fired
