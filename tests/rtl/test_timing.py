@@ -114,3 +114,21 @@ def test_channel_graph_follows_units_lane_by_lane():
     assert ("next", "acc") in pairs and ("acc", "t") in pairs and ("t", "next") in pairs
     assert ("z1", "acc") in pairs            # the initial value: an entry
     assert ("next", "t") not in pairs and ("body", "t") not in pairs
+
+
+def test_the_pipelined_bridge_as_its_template_builds_it():
+    # templates/extmemory.sv.j2: done the cycle after acceptance, data two
+    # cycles after (request slot, storage, bypass); a load's credit freed by
+    # its data taken is reused in that cycle, so every input's ready follows
+    # every load data ready: ready-only arcs, no token flows along them
+    spec = unit_spec("extmemory", ld=2, st=1, shape=(8,), w=32, aw=64)
+    arcs = unit_timing(spec).arcs
+    flow = {(a.src, a.dst): a for a in arcs if a.flow}
+    assert flow[("ld_addr", 0), ("ld_data", 0)].latency == 2
+    assert flow[("ld_addr", 1), ("ld_done", 1)].latency == 1
+    assert flow[("st_addr", 0), ("st_done", 0)].latency == 1
+    assert not any(a.ready_comb for a in flow.values())
+    ready = {(a.src, a.dst) for a in arcs if not a.flow}
+    inputs = [("st_data", 0), ("st_addr", 0), ("ld_addr", 0), ("ld_addr", 1)]
+    assert ready == {(i, ("ld_data", j)) for i in inputs for j in range(2)}
+    assert all(a.ready_comb and not a.valid_comb for a in arcs if not a.flow)

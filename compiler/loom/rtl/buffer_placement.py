@@ -13,7 +13,8 @@ when n > o, and a ready cut with o needs n >= 2.
 (a) Combinational cycles (design.md section 5): over the channels, an
     order potential for valid (through units whose valid is combinational;
     o_c cuts) and one for ready (r_c cuts); every cycle gets both.
-(b) Liveness: every carry and invariant output gets n >= 2 (see netlist.py).
+(b) Liveness: every carry and invariant output gets n >= 2, every fork
+    output n >= 1 (netlist.liveness_slots; the argument is in netlist.py).
 (c) Throughput: each unit u fires at potential F_u (time x throughput phi);
     a token on c leaves u at F_u + phi*latency and is consumed at
     F_v + tokens(c) (a carry's b, d and an invariant's d consume iteration
@@ -27,7 +28,12 @@ when n > o, and a ready cut with o needs n >= 2.
     loop has slack, and sizes every channel for the tokens in flight.
 (d) Slack matching follows from (c): the short path of a fork-join pair
     waits phi*(latency difference) for the long one and gets the slots.
-(e) Fork outputs get slots only where (c) asks for them.
+(e) Fork outputs get more than their liveness slot only where (c) asks.
+
+A loop's exits (loop_exits: the cond_br output that leaves it) carry one
+token per activation, not one per iteration; like the entries they are cut
+from the loop's pace. Arcs along which no token flows (an extmemory
+bridge's ready-only arcs) count for (a) only.
 
 phi of a loop's channels is 1/II bound of that loop; a channel outside
 every loop gets the smallest phi of the loops it connects to (one loop
@@ -49,14 +55,13 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from loom.rtl.netlist import LEAD_OPS, Netlist
+from loom.rtl.netlist import Netlist, liveness_slots
 from loom.rtl.timing import ChannelGraph, channel_graph, loop_bounds, strongly_connected, unit_timing
 
 TIME_LIMIT_S = 20.0
 RELAX = (Fraction(1), Fraction(5, 4), Fraction(3, 2), Fraction(2))   # II targets tried, x bound
 MAX_SLOTS = 64
 O_COST = 8.0        # a registered valid adds a cycle of latency: only where a cycle needs it
-LEAD_SLOTS = 2       # (b): the initial value's slot and one free slot behind it
 
 
 @dataclass(frozen=True)
@@ -143,7 +148,7 @@ def _add(coefs: dict[int, float], var: int, c: float) -> None:
     coefs[var] = coefs.get(var, 0.0) + c
 
 
-def _phis(net, g: ChannelGraph, bounds, scale: Fraction) -> dict[int, Fraction]:
+def _phis(g: ChannelGraph, bounds, exits: set[int], scale: Fraction) -> dict[int, Fraction]:
     """Throughput per channel: a loop's own, else the smallest of the loops
     its weakly connected part (loop entries cut) touches: the ops of one
     loop run at the pace of its slowest recurrence."""
@@ -154,8 +159,8 @@ def _phis(net, g: ChannelGraph, bounds, scale: Fraction) -> dict[int, Fraction]:
         for ch in b.channels:
             phi[ch] = 1 / (Fraction(b.value) * scale)
     adj: dict[int, list[int]] = {}
-    for e in g.edges:
-        if e.arc.entry:
+    for e in g.flow_edges:
+        if e.arc.entry or e.dst in exits:
             continue
         adj.setdefault(e.src, []).append(e.dst)
         adj.setdefault(e.dst, []).append(e.src)
@@ -179,6 +184,24 @@ def _phis(net, g: ChannelGraph, bounds, scale: Fraction) -> dict[int, Fraction]:
     return phi
 
 
+def loop_exits(g: ChannelGraph, bounds) -> set[int]:
+    """The channels that leave a loop through a branch: the output of a
+    cond_br outside a loop its other output stays in. They carry one token
+    per activation, not one per iteration, so, like the entries, they are
+    no part of the loop's pace (slack for them would be per iteration)."""
+    loop_of = {ch: k for k, b in enumerate(bounds) for ch in b.channels}
+    outs: dict[int, set[int]] = {}
+    for e in g.edges:
+        if e.inst.spec.family == "cond_br":
+            outs.setdefault(id(e.inst), set()).add(e.dst)
+    exits: set[int] = set()
+    for chans in outs.values():
+        for c in chans:
+            if any(o in loop_of and loop_of[o] != loop_of.get(c) for o in chans):
+                exits.add(c)
+    return exits
+
+
 def place(net: Netlist, time_limit: float = TIME_LIMIT_S) -> Placement | None:
     """Slots per channel for the netlist (no buffers in it yet), or None."""
     try:
@@ -191,13 +214,14 @@ def place(net: Netlist, time_limit: float = TIME_LIMIT_S) -> Placement | None:
     t0 = time.perf_counter()
     g = channel_graph(net)
     bounds = loop_bounds(net, g)
+    exits = loop_exits(g, bounds)
     log: list[str] = []
     for scale in RELAX:
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             break
-        phi = _phis(net, g, bounds, scale)
-        status, choices = _solve(net, g, phi, left)
+        phi = _phis(g, bounds, exits, scale)
+        status, choices = _solve(net, g, phi, exits, left)
         log.append(f"II x {scale}: {status}")
         if choices is not None:
             targets = [Fraction(b.value) * scale for b in bounds if b.value != math.inf]
@@ -205,7 +229,7 @@ def place(net: Netlist, time_limit: float = TIME_LIMIT_S) -> Placement | None:
     return None
 
 
-def _solve(net, g: ChannelGraph, phi: dict[int, Fraction],
+def _solve(net, g: ChannelGraph, phi: dict[int, Fraction], exits: set[int],
            time_limit: float) -> tuple[str, dict[int, Choice] | None]:
     m = _Milp()
     chans = [ch for ch in net.channels if ch.driver is not None]
@@ -219,11 +243,11 @@ def _solve(net, g: ChannelGraph, phi: dict[int, Fraction],
         m.row(0, math.inf, {n[i]: 1, o[i]: -1})                 # o <= n
         m.row(0, math.inf, {n[i]: 1, r[i]: -1, o[i]: -1})       # n >= o + r
         m.row(0, math.inf, {r[i]: MAX_SLOTS, n[i]: -1, o[i]: 1})   # n > o -> r
-        drv = ch.driver[0]
-        if drv.op is not None and drv.op.name in LEAD_OPS:
-            m.row(LEAD_SLOTS, math.inf, {n[i]: 1})               # (b) liveness
+        least = liveness_slots(ch)
+        if least:
+            m.row(least, math.inf, {n[i]: 1})                    # (b) liveness
     _cycle_cuts(m, g, o, r)
-    _throughput(m, net, g, phi, o, n, r)
+    _throughput(m, net, g, phi, exits, o, n, r)
     status, x = m.solve(time_limit)
     if x is None:
         return status, None
@@ -266,7 +290,7 @@ def _cycle_cuts(m: _Milp, g: ChannelGraph, o: dict, r: dict) -> None:
 
 
 def _throughput(m: _Milp, net: Netlist, g: ChannelGraph, phi: dict[int, Fraction],
-                o: dict, n: dict, r: dict) -> None:
+                exits: set[int], o: dict, n: dict, r: dict) -> None:
     """(c), (d): per channel, the potential where its token is produced (A)
     and where it is consumed (C); a unit's arc ties them, a channel bounds
     the wait between them by its slots."""
@@ -281,8 +305,8 @@ def _throughput(m: _Milp, net: Netlist, g: ChannelGraph, phi: dict[int, Fraction
             table[i] = m.var(-math.inf, math.inf)
         return table[i]
 
-    for e in g.edges:      # A_out = C_in + phi*latency - tokens
-        if e.arc.entry or e.src not in phi or e.dst not in phi:
+    for e in g.flow_edges:      # A_out = C_in + phi*latency - tokens
+        if e.arc.entry or e.dst in exits or e.src not in phi or e.dst not in phi:
             continue
         p = float(phi[e.dst])
         rhs = p * e.arc.latency - e.arc.tokens

@@ -8,18 +8,18 @@ Buffer placement and what it guarantees (liveness)
 --------------------------------------------------
 loom.rtl.buffer_placement places and sizes the buffers (a HiGHS MILP):
 (a) every cycle of the netlist gets a register on valid and one on ready
-(design.md section 5); (b) every output of a `dataflow.carry` or
-`dataflow.invariant` gets at least 2 slots; (c) each loop is sized for the
-II bound of its recurrences (loom.rtl.timing); (d) the short path of a
-reconvergent pair gets the slots that let it wait for the long one;
-(e) nothing else gets a slot for throughput unless (a), (c) or (d) asks
-for it. Liveness does not rest on the solver: rules 2 and 3 below (lead and
-fork-output slots) are applied on top of its placement (the solver's
-placement alone deadlocked kernels/transpose.c under stall seed 1: a fork
-output without a slot). When the solver finds no placement in time, the
-fixed rules take over: (1) one edge of every cycle (a DFS back edge) gets a
-2-slot FIFO with registered valid and ready; (2) every carry or invariant
-output gets a 1-slot buffer; (3) every fork output gets a 1-slot buffer.
+(design.md section 5); (b) the liveness slots: every output of a
+`dataflow.carry` or `dataflow.invariant` gets at least 2 slots and every
+fork output at least 1 (`liveness_slots`), as constraints of the solver,
+so a slot it needs for throughput anyway is not paid twice; (c) each loop
+is sized for the II bound of its recurrences (loom.rtl.timing); (d) the
+short path of a reconvergent pair gets the slots that let it wait for the
+long one; (e) nothing else gets a slot unless (a), (c) or (d) asks for it.
+The placement is checked against (a) and (b) after insertion. When the
+solver finds no placement in time, the fixed rules take over: (1) one edge
+of every cycle (a DFS back edge) gets a 2-slot FIFO with registered valid
+and ready; (2) every carry or invariant output gets a 1-slot buffer;
+(3) every fork output gets a 1-slot buffer.
 
 Claim: a DFG of our lowering on which the unbounded golden model finishes
 also finishes in RTL, under any stall pattern at the inputs, outputs and
@@ -33,10 +33,10 @@ emit their initial value before they take their first condition. Loops
 holds each of its T lead tokens against the 2 slots of that lead's output
 (placement (b)): at least T free slots. The other cycles run forward along
 one of two paths that leave a fork and meet again, and backward along the
-other; rule 2 gives each lead token its own slot and rule 3 gives the fork
-output that starts the backward path a free slot: every such cycle holds a
-token. Slots added to a placement only add capacity, so a live graph stays
-live, and a tehb slot adds no latency, so the II targets hold.
+other; the lead's slots ((b), or rule 2) give each lead token its own slot
+and the fork output's slot ((b), or rule 3) gives the fork output that
+starts the backward path a free slot: every such cycle holds a token. Slots
+added to a placement only add capacity, so a live graph stays live.
 Without those slots, `fork -> invariant -> cond_br -> carry -> cond_br <- fork`
 (a `while` loop's raw condition replaying an invariant into a carry) holds
 two initial tokens against too few slots and deadlocks (issue 10).
@@ -182,24 +182,49 @@ def _place_buffers(net: Netlist, body, units, channels: dict[SSAValue, Channel])
         net.placement = "fixed rules (no placement from the solver in time, or no highspy)"
         return
     for index in sorted(placement.choices):
-        unit = placement.choices[index].unit()
+        choice, ch = placement.choices[index], net.channels[index]
+        unit = choice.unit()
         if unit is not None:
-            _insert_buffer(net, net.channels[index], unit, "throughput")
-    # Liveness comes from rules 2 and 3, not from the solver: without a slot on
-    # every fork output, kernels/transpose.c deadlocks under stall seed 1.
-    # Added slots only add capacity (a marked graph stays live) and a tehb adds
-    # no latency, so the throughput placement keeps its II.
-    _buffer_lead_outputs(net)
-    _buffer_fork_outputs(net)
-    from loom.rtl.timing import combinational_cycles
-    cycles = combinational_cycles(net)
-    assert not cycles, f"buffer placement left a combinational cycle: {cycles}"
+            # the slots (b) asks and no more: liveness, not throughput
+            bare = not choice.opaque and choice.slots <= liveness_slots(ch)
+            _insert_buffer(net, ch, unit, "liveness" if bare else "throughput")
+    _check_placement(net)
     targets = ", ".join(str(t) for t in placement.ii_targets) or "none"
     net.placement = (f"HiGHS MILP ({placement.status}, {placement.seconds:.2f} s; "
                      f"loop II targets {targets})")
 
 
+def _check_placement(net: Netlist) -> None:
+    """The solver's placement keeps (a) and (b) of the module doc: liveness
+    does not rest on the solver's throughput model."""
+    from loom.rtl.timing import combinational_cycles
+    cycles = combinational_cycles(net)
+    assert not cycles, f"buffer placement left a combinational cycle: {cycles}"
+    short = [ch.name for ch in net.channels if _slots_after(ch) < liveness_slots(ch)]
+    assert not short, f"buffer placement left liveness slots out on {short}"
+
+
 LEAD_OPS = ("dataflow.carry", "dataflow.invariant")
+FORK_FAMILIES = ("fork", "lazy_fork")
+LEAD_SLOTS = 2       # (b): the initial value's slot and one free slot behind it
+
+
+def liveness_slots(ch: Channel) -> int:
+    """The slots (b) of the module doc asks on a channel: 2 behind a lead
+    (carry, invariant), 1 behind a fork, else none."""
+    driver = ch.driver
+    if driver is None:
+        return 0
+    if driver[0].op is not None and driver[0].op.name in LEAD_OPS:
+        return LEAD_SLOTS
+    return 1 if driver[0].spec.family in FORK_FAMILIES else 0
+
+
+def _slots_after(ch: Channel) -> int:
+    """Slots of the buffer a channel feeds (0: it feeds no buffer)."""
+    if not _is_buffered(ch):
+        return 0
+    return ch.sink[0].spec.params.get("slots", 1)
 
 
 def _buffer_lead_outputs(net: Netlist) -> None:
@@ -228,7 +253,7 @@ def _buffer_fork_outputs(net: Netlist) -> None:
     """
     for ch in list(net.channels):
         driver = ch.driver
-        if driver is None or driver[0].spec.family not in ("fork", "lazy_fork"):
+        if driver is None or driver[0].spec.family not in FORK_FAMILIES:
             continue
         if not _is_buffered(ch):
             _insert_buffer(net, ch, SLOT_BUFFER, "slot")

@@ -28,8 +28,11 @@ Read from templates/*.sv.j2:
   results' ready; extmemory with the harness's latency-1 memory: registered
   both ways; one access in flight per port (request to results 3 cycles,
   busy until the results are taken: 4 cycles a port) or, the pipelined
-  bridge (parameter k), done one cycle after acceptance, data after 3,
-  one request a cycle for the whole bridge.
+  bridge (parameter k), done one cycle after acceptance, data after 2
+  (request slot, storage, bypass), one request a cycle for the whole
+  bridge; its inputs' readies depend in the same cycle on every load data
+  output's ready (a credit freed is reused at once): arcs for ready only,
+  no token flows along them.
 
 The II bound of a loop is the maximum over the cycles of that loop of
 (sum of latencies around the cycle) / (initial tokens on it), where a cycle
@@ -62,6 +65,7 @@ PIPELINED = frozenset(("muli", "divsi", "divui", "remsi", "remui"))
 EXTMEM_RESULT_LATENCY = 3    # accept -> request slot -> storage (latency 1) -> result register
 EXTMEM_PORT_II = 4           # one access in flight per port: busy until its results are taken
 EXTMEM_DONE_LATENCY = 1      # pipelined bridge: done offered the cycle after acceptance
+EXTMEM_DATA_LATENCY = 2      # pipelined bridge: request slot, storage, bypass to the port
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class Arc:
     valid_comb: bool = True
     ready_comb: bool = True
     entry: bool = False      # a loop entry: the initial value or a stream operand
+    flow: bool = True        # False: a ready dependence only, no token flows
 
 
 @dataclass(frozen=True)
@@ -116,13 +121,16 @@ def _memory_timing(spec: UnitSpec) -> UnitTiming:
         outs.append(done)
     for j in range(ld):
         ins = [("ld_addr", j * rank + k) for k in range(rank)]
-        data_lat = EXTMEM_RESULT_LATENCY if ext else 1
+        data_lat = EXTMEM_DATA_LATENCY if piped else EXTMEM_RESULT_LATENCY if ext else 1
         done_lat = EXTMEM_DONE_LATENCY if piped else data_lat
         arcs += _group(ins, [("ld_data", j)], latency=data_lat, valid_comb=False,
                        ready_comb=not ext)
         arcs += _group(ins, [("ld_done", j)], latency=done_lat, valid_comb=False,
                        ready_comb=not ext)
         outs += [("ld_data", j), ("ld_done", j)]
+    if piped:    # a load's credit freed by its data taken is reused in that cycle
+        arcs += [Arc(i, ("ld_data", j), valid_comb=False, flow=False)
+                 for i in _lanes(spec, "in") for j in range(ld)]
     # the bridge sends one request a cycle for all its ports together
     self_ii = max(st + ld, 1 if piped else EXTMEM_PORT_II) if ext else 1
     return UnitTiming(tuple(arcs), frozenset(outs), self_ii)
@@ -184,6 +192,11 @@ class ChannelGraph:
     net: Netlist
     edges: list[Edge] = field(default_factory=list)
     self_ii: dict[int, int] = field(default_factory=dict)   # channel -> its driver's own II
+
+    @property
+    def flow_edges(self) -> list[Edge]:
+        """The edges tokens flow along (not the ready-only ones)."""
+        return [e for e in self.edges if e.arc.flow]
 
 
 def channel_graph(net: Netlist) -> ChannelGraph:
@@ -348,7 +361,7 @@ def loop_bounds(net: Netlist, graph: ChannelGraph | None = None,
     buffers_as_wires False, the buffers placed count with their latency."""
     g = graph or channel_graph(net)
     arcs = [(e.src, e.dst, _latency(e, buffers_as_wires), e.arc.tokens)
-            for e in g.edges if not e.arc.entry]
+            for e in g.flow_edges if not e.arc.entry]
     succ: dict[int, list[int]] = {}
     for u, v, _, _ in arcs:
         succ.setdefault(u, []).append(v)

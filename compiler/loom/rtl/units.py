@@ -23,7 +23,7 @@ BINARY_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
 DIV_OPS = ("divsi", "divui", "remsi", "remui")
 CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
 FIFO_KINDS = ("oehb", "tehb", "fifo")
-EXTMEMORY_IN_FLIGHT = 4   # default requests in flight per extmemory bridge and load port
+EXTMEMORY_IN_FLIGHT = 2   # default requests in flight per extmemory bridge and load port
 
 
 @dataclass(frozen=True)
@@ -443,8 +443,9 @@ def _memory(p: _Params) -> UnitSpec:
         # response; mem_idle: nothing in flight (the top's done waits for it)
         ports += (Port("mem_req", "out", 0, None, (("addr", dw), ("wdata", w), ("we", 1))),
                   Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
-        # requests in flight: 4 keep one access per cycle per port with a
-        # latency-1 memory (request slot, storage, response queue, consumer)
+        # requests in flight: 2 keep one access per cycle per port with a
+        # latency-1 memory (request slot, storage; the response bypasses the
+        # queue and the credit it frees is reused in the same cycle)
         k = p.int("k", 1, 64, default=EXTMEMORY_IN_FLIGHT)
         params["k"] = ctx["k"] = k
         module += f"_k{k}"
