@@ -31,17 +31,18 @@ def _mutate_unit(family_prefix: str, old: str, new: str):
 
 
 def _fixed_rules(monkeypatch) -> None:
-    """Buffers by the fixed rules (rtl/netlist.py): the broken-unit tests check
-    where the checker blames a wrong token, which depends on where tokens can
-    wait; the rules keep that placement fixed while the solver's evolves."""
+    """Buffers by the fixed rules (rtl/netlist.py), for the tests that take
+    the rules' liveness slots away."""
     import loom.rtl.buffer_placement as placement
 
     monkeypatch.setattr(placement, "place", lambda net: None)
 
 
-def test_gate_emitting_a_value_on_the_terminating_false_is_caught(compiled, monkeypatch):
-    # a gate that also forwards the N+1-th (terminating) value: an off-by-one stream
-    _fixed_rules(monkeypatch)
+def test_gate_emitting_a_value_on_the_terminating_false_is_caught(compiled):
+    # a gate that also forwards the N+1-th (terminating) value: an off-by-one
+    # stream; under the solver's placement the eager fork behind the cast
+    # passes the extra index on to the store's slack FIFO while the loads
+    # never take it, so it is seen there first: the blame follows it up
     mutate = _mutate_unit("loom_gate_", "assign emit = {need_next_q, before_cond_data};",
                           "assign emit = {need_next_q, before_cond_data | need_next_q};")
     s = setup(kernel_inputs(compiled("vecadd"), SIM_ROOT / "broken_gate"), None, mutate=mutate)
@@ -50,14 +51,13 @@ def test_gate_emitting_a_value_on_the_terminating_false_is_caught(compiled, monk
     first = result.problems[0]
     assert first.startswith("first divergence on channel 'for0_body_index'"), first
     assert re.search(r"from dataflow\.gate 'gate0' at \S*kernels/vecadd\.c:5:", first), first
-    assert "token 256: expected nothing, got 256" in first
+    assert "token 256: expected nothing, got " in first and " 256 " in first
     # the summaries differed, so the run was repeated recording every transfer
     assert result.report["repeated_for_trace"] and result.report["trace"] == "every channel"
 
 
-def test_fork_that_duplicates_under_backpressure_is_caught(compiled, monkeypatch):
+def test_fork_that_duplicates_under_backpressure_is_caught(compiled):
     # a fork that forgets which outputs it already served re-offers their copy
-    _fixed_rules(monkeypatch)
     mutate = _mutate_unit("loom_fork_", "done_q <= served & {", "done_q <= '0 & {")
     s = setup(kernel_inputs(compiled("vecadd"), SIM_ROOT / "broken_fork"), None, mutate=mutate)
     result = run_seed(s, HARSH)

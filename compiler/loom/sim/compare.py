@@ -11,12 +11,13 @@ and a divergence names the invocation its token belongs to.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from loom.bundle import Outcome
-from loom.rtl.netlist import Channel, Netlist
+from loom.rtl.netlist import FORK_FAMILIES, Channel, Netlist
+from loom.rtl.timing import unit_timing
 
 
 
@@ -67,10 +68,13 @@ class Divergence:
     cycle: int | None
     channel_index: int = 0
     invocation: str = ""          # e.g. " (invocation 1)" when there are several
+    offered_only: str | None = None   # offered, never taken: the channel it was seen on
 
     def describe(self) -> str:
         exp = "nothing" if self.expected is _MISSING else _fmt(self.expected)
         got = "nothing" if self.got is _MISSING else _fmt(self.got)
+        if self.offered_only is not None:
+            got = f"a token offered and never taken (seen as {got} on '{self.offered_only}')"
         when = f"at cycle {self.cycle}" if self.cycle is not None else "by the end of the run"
         return (f"first divergence on channel '{self.channel}' (from {self.producer} to "
                 f"{self.consumer}), token {self.index}{self.invocation}: expected {exp}, "
@@ -127,7 +131,57 @@ def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]
                 break
     if not found:
         return None
-    return _blame(net, found)
+    return _blame(net, [_offered_upstream(net, trace, golden, d) for d in found])
+
+
+def _feeding(net: Netlist, inst) -> list[Channel]:
+    """The traced channels into a unit (a buffer's output stands for its DFG edge)."""
+    return [ch.copy_of or ch for ch in net.channels if ch.sink is not None and ch.sink[0] is inst]
+
+
+def _runs_ahead(inst) -> bool:
+    """A unit that offers its output's token k while token k is still offered
+    on its input: an eager fork (an output takes its copy before the input
+    completes), a unit whose output valid is its input's (a cast)."""
+    arcs = unit_timing(inst.spec).arcs
+    return inst.spec.family in FORK_FAMILIES or \
+        bool(arcs) and all(a.valid_comb and not a.latency for a in arcs)
+
+
+def _offered_upstream(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]],
+                      d: Divergence) -> Divergence:
+    """A wrong or extra token k seen on a fork output whose input completed
+    tokens 0..k-1 and not k was made upstream: it is still offered on the
+    input. Follow it up through the forks and one-input pass-through units
+    whose input stopped there, to the channel where it was made. `got` then
+    names where it was seen."""
+    if d.got is _MISSING:
+        return d
+    by_name = {ch.name: ch for ch in net.channels}
+    ch, k, seen = by_name[d.channel], d.index, None
+    while ch.driver is not None:
+        inst = ch.driver[0]
+        feeding = _feeding(net, inst)
+        if len(feeding) != 1 or not _runs_ahead(inst):
+            break
+        up, want = feeding[0], golden.get(feeding[0].name, [])
+        if len(trace.transfers.get(up.index, [])) != k:
+            # the input completed token k (the unit made what it shows), or
+            # it is behind by more than the one token a fork output may run
+            # ahead (the unit made up tokens)
+            break
+        # forks copy the token; another unit changes it, so only an extra
+        # token (none in the golden run) can be followed through it
+        if k < len(want) and (inst.spec.family not in FORK_FAMILIES or want[k] == d.got):
+            break
+        ch, seen = up, seen or d.channel
+    if seen is None:
+        return d
+    expected = golden.get(ch.name, [])
+    return replace(d, channel=ch.name, producer=_end(net, ch, "driver"),
+                   consumer=_end(net, ch, "sink"), channel_index=ch.index,
+                   expected=expected[k] if k < len(expected) else _MISSING,
+                   offered_only=seen)
 
 
 def _order(d: Divergence) -> tuple[bool, int, int]:
