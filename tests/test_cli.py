@@ -14,7 +14,7 @@ COMMAND_FLAGS = {
     "run": ["--bundle", "--stage", "--progress", "-o"],
     "rtl": ["-o", "--adg"],
     "sim": ["--bundle", "--seed", "--ideal", "--waves", "--trace", "-o"],
-    "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--no-rtl", "--reduce", "-o"],
+    "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--keep", "--no-rtl", "--reduce", "-o"],
     "regress": ["--profile", "--kernels", "--seeds", "--shard", "--jobs", "--no-rtl", "--junit",
                 "-o"],
     "adg": ["PRESET|check", "FILE", "--list", "-o"],

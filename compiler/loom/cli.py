@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", choices=["normal", "small"], default="normal",
                    help="program size: small keeps each Verilator build short "
                         "(default normal)")
+    p.add_argument("--keep", action="store_true",
+                   help="keep every program's directory under DIR/work (default: only "
+                        "failing ones; a Verilator build is about 100 MB)")
     p.add_argument("--no-rtl", action="store_true",
                    help="stop after the golden model (no Verilator)")
     p.add_argument("--reduce", action="store_true",
@@ -167,6 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the i-th of N contiguous parts of the sorted runs (default 1/1)")
     p.add_argument("-j", "--jobs", type=int, default=2, metavar="J",
                    help="pytest-xdist workers; a kernel's runs stay on one worker (default 2)")
+    p.add_argument("--keep", action="store_true",
+                   help="keep every program's directory under DIR/work (default: only "
+                        "failing ones; a Verilator build is about 100 MB)")
     p.add_argument("--no-rtl", action="store_true",
                    help="golden model against the native run only (no Verilator)")
     p.add_argument("--junit", metavar="FILE", help="JUnit XML file (default OUT/junit.xml)")

@@ -34,6 +34,21 @@ def test_undefined_behaviour_is_caught_before_loom_runs(tmp_path):
     assert result.detail.startswith("signed integer overflow")
 
 
+def test_only_failing_programs_keep_their_directory(tmp_path, monkeypatch):
+    import loom.fuzz.campaign as campaign
+    prog = _program("id", "int id(int x) { return x; }\n"
+                          "int main(void) { return id(0); }\n")
+    assert run_program(prog, tmp_path / "keep", rtl=False, keep=True).outcome == "pass"
+    assert (tmp_path / "keep" / "id" / "id.c").exists()
+
+    def golden_fails(src, out, rtl):
+        raise campaign._Stop("golden-fail", "stand-in for a defect")    # noqa: SLF001
+
+    monkeypatch.setattr(campaign, "_run_stages", golden_fails)
+    failed = run_program(prog, tmp_path / "fail", rtl=False)
+    assert failed.failed and (tmp_path / "fail" / "id" / "id.c").exists()
+
+
 def test_a_stated_limitation_is_rejected_not_failed(tmp_path):
     prog = _program("flt", "float flt(float x) { return x * 2.0f; }\n"
                            "int main(void) { return flt(1.0f) != 2.0f; }\n")

@@ -12,6 +12,7 @@ The first stage that fails names the outcome; `detail` is its first line.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import time
 import traceback
@@ -63,8 +64,10 @@ class _Stop(Exception):
         self.outcome, self.detail = outcome, detail
 
 
-def run_program(prog: FuzzProgram, work: Path, rtl: bool = True) -> FuzzResult:
-    """All stages on one program, in work/<name>/."""
+def run_program(prog: FuzzProgram, work: Path, rtl: bool = True, keep: bool = False) -> FuzzResult:
+    """All stages on one program, in work/<name>/. Only a failing program's
+    directory stays (for the reduction) unless `keep`: a Verilator build is
+    about 100 MB, a thousand of them fill a disk."""
     t0 = time.perf_counter()
     out = work / prog.name
     out.mkdir(parents=True, exist_ok=True)
@@ -82,12 +85,14 @@ def run_program(prog: FuzzProgram, work: Path, rtl: bool = True) -> FuzzResult:
         result.detail = f"{type(exc).__name__}: {exc} ({Path(last.filename).name}:{last.lineno})"
     result.detail = result.detail.splitlines()[0] if result.detail else ""
     result.seconds = round(time.perf_counter() - t0, 2)
+    if not keep and not result.failed:
+        shutil.rmtree(out, ignore_errors=True)
     return result
 
 
 def run_seed_program(seed: int, work: Path, rtl: bool = True,
-                     config: FuzzConfig | None = None) -> FuzzResult:
-    return run_program(generate(seed, config), work, rtl)
+                     config: FuzzConfig | None = None, keep: bool = False) -> FuzzResult:
+    return run_program(generate(seed, config), work, rtl, keep)
 
 
 def _check_ubsan(src: Path, out: Path) -> None:

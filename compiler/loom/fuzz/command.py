@@ -32,7 +32,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
           f"{args.size} size, {'golden only' if args.no_rtl else 'RTL with 2 stall seeds'}, "
           f"into {out}",
           flush=True)
-    results = _run_all(seeds, work, not args.no_rtl, args.jobs, SIZES[args.size])
+    results = _run_all(seeds, work, not args.no_rtl, args.jobs, SIZES[args.size], args.keep)
     with open(out / "fuzz.jsonl", "w") as f:
         for r in results:
             f.write(json.dumps(r.to_json()) + "\n")
@@ -49,10 +49,10 @@ def fuzz_main(args: argparse.Namespace) -> int:
 
 
 def _run_all(seeds: list[int], work: Path, rtl: bool, jobs: int,
-             config: FuzzConfig) -> list[FuzzResult]:
+             config: FuzzConfig, keep: bool) -> list[FuzzResult]:
     results: list[FuzzResult] = []
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(run_seed_program, s, work, rtl, config) for s in seeds]
+        futures = [pool.submit(run_seed_program, s, work, rtl, config, keep) for s in seeds]
         for k, fut in enumerate(as_completed(futures), 1):
             r = fut.result()
             results.append(r)

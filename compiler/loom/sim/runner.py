@@ -76,6 +76,11 @@ class SimBuild:
     build_dir: Path
     waves: bool = False
     quick: bool = False       # unoptimized C++: faster to build, slower to run
+    bare: bool = False        # LOOM_BARE: no summaries, no trace (bench/sim_speed.py)
+
+    @property
+    def defines(self) -> dict[str, int]:
+        return {**DEFINES, "LOOM_BARE": 1} if self.bare else DEFINES
 
     @property
     def makeflags(self) -> str:
@@ -86,7 +91,7 @@ class SimBuild:
         ensure_verilator()
 
         key = hashlib.sha256(json.dumps([[str(p), p.read_text()] for p in self.sources]
-                                        + [DEFINES, self.makeflags, self.waves,
+                                        + [self.defines, self.makeflags, self.waves,
                                            verilator_version()])
                              .encode()).hexdigest()
         stamp = self.build_dir / "build.key"
@@ -105,7 +110,7 @@ class SimBuild:
             try:
                 _lean_verilator().build(
                     sources=self.sources, hdl_toplevel=self.top, build_dir=self.build_dir,
-                    defines=DEFINES, build_args=args, timescale=("1ns", "1ps"),
+                    defines=self.defines, build_args=args, timescale=("1ns", "1ps"),
                     waves=self.waves, log_file=log)
             except (RuntimeError, SystemExit) as exc:
                 raise ToolFailure(f"the Verilator build of {self.top} failed ({exc}); "
