@@ -23,12 +23,9 @@ then, under loom.sim.profiles.IDEAL:
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
 import resource
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +35,7 @@ from loom.lowering import lower
 from loom.sim import profiles
 from loom.sim.flow import run_seed, setup
 from loom.sim.harness import run_plusargs
-from loom.sim.runner import SimBuild
+from loom.sim.runner import SimBuild, file_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
@@ -71,19 +68,6 @@ class Row:
 
 def _peak_mb(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024
-
-
-@contextlib.contextmanager
-def _locked(path: Path | None) -> Iterator[None]:
-    if path is None:
-        yield
-        return
-    with open(path, "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def bench(spec: str) -> Row:
@@ -134,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for spec in args.kernels:
         print(f"sim_speed: {spec}", file=sys.stderr, flush=True)
-        with _locked(args.lock):
+        with file_lock(args.lock):
             rows.append(bench(spec))
     print(table(rows))
     return 0 if all(r.passed for r in rows) else 1

@@ -41,13 +41,10 @@ stderr.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
 import hashlib
 import json
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -61,6 +58,7 @@ from loom.rtl.netlist import Netlist
 from loom.rtl.timing import ii_bound
 from loom.rtl.units import FIFO_KINDS
 from loom.sim import profiles
+from loom.sim.runner import file_lock
 from loom.sim.flow import SimSetup, run_seed, setup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,20 +141,6 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-@contextlib.contextmanager
-def _locked(path: Path | None) -> Iterator[None]:
-    """Hold an exclusive flock on `path` (the shared CPU lock), if given."""
-    if path is None:
-        yield
-        return
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
 def _simulate(name: str) -> SimSetup:
     out = WORK / name
     arts = compile_kernel(KERNELS / f"{name}.c", None, [], [], out)
@@ -186,7 +170,7 @@ def _area(s: SimSetup, cache: dict) -> tuple[int, int]:
 
 def bench(name: str, lock: Path | None, area: dict | None) -> Row:
     t = time.perf_counter()
-    with _locked(lock):
+    with file_lock(lock):
         _log(f"throughput: {name}: compile, golden run, RTL, Verilator build, ideal run")
         s = _simulate(name)
         result = run_seed(s, profiles.IDEAL)
@@ -198,7 +182,7 @@ def bench(name: str, lock: Path | None, area: dict | None) -> Row:
     bound, _ = ii_bound(s.rtl.netlist)
     cells = ffs = None
     if area is not None:
-        with _locked(lock):
+        with file_lock(lock):
             _log(f"throughput: {name}: Yosys synthesis of {s.rtl.top_module}")
             cells, ffs = _area(s, area)
     net = s.rtl.netlist

@@ -7,6 +7,7 @@ two never run at once on this 2-core machine.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -37,14 +38,22 @@ QUICK_MAKEFLAGS = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLO
 
 
 @contextmanager
-def build_lock() -> Iterator[None]:
-    LOCK.parent.mkdir(parents=True, exist_ok=True)
-    with open(LOCK, "w") as f:
+def file_lock(path: Path | None) -> Iterator[None]:
+    """Hold an exclusive flock on `path` (nothing when None)."""
+    if path is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def build_lock() -> contextlib.AbstractContextManager[None]:
+    return file_lock(LOCK)
 
 
 def _lean_verilator():
