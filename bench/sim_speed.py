@@ -15,7 +15,8 @@ then, under loom.sim.profiles.IDEAL:
   bound    2 x (golden + bare + build): the issue's ceiling for `wall`
   rss      peak resident memory of this Python process (MB); the kernel's
            own arrays included
-  sim rss  peak resident memory of the simulator processes (MB)
+  child    peak resident memory of any child process (MB): the C++ compiler
+           of a build or the simulator, whichever was larger
 
     tools/run python bench/sim_speed.py [KERNEL[:-DX=Y,...] ...] [--lock FILE]
 """
@@ -54,7 +55,7 @@ class Row:
     bare: float
     wall: float
     rss_mb: float
-    sim_rss_mb: float
+    child_rss_mb: float
     passed: bool
 
     @property
@@ -100,12 +101,12 @@ def bench(spec: str) -> Row:
 def table(rows: list[Row]) -> str:
     head = (f"{'kernel':<22} {'tokens':>10} {'cycles':>10} {'golden':>7} {'build':>6} "
             f"{'checked':>8} {'bare':>6} {'ratio':>6} {'wall':>7} {'bound':>7} "
-            f"{'rss':>6} {'sim rss':>7}  check")
+            f"{'rss':>6} {'child':>7}  check")
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(f"{r.name:<22} {r.tokens:>10} {r.cycles:>10} {r.golden:>7.1f} "
                      f"{r.build:>6.1f} {r.checked:>8.2f} {r.bare:>6.2f} {r.ratio:>6.2f} "
-                     f"{r.wall:>7.1f} {r.bound:>7.1f} {r.rss_mb:>6.0f} {r.sim_rss_mb:>7.0f}  "
+                     f"{r.wall:>7.1f} {r.bound:>7.1f} {r.rss_mb:>6.0f} {r.child_rss_mb:>7.0f}  "
                      f"{'pass' if r.passed else 'FAIL'}")
     return "\n".join(lines)
 
