@@ -1,5 +1,8 @@
 """Scheduler: quiescence, leftover tokens, deadlock reports, determinism."""
 
+import signal
+from contextlib import contextmanager
+
 import pytest
 
 from loom.golden.graph import Graph
@@ -14,13 +17,14 @@ from loom.golden.ops.stream import Stream
 from loom.golden.scheduler import run
 
 
-def _loop_adding_invariant(n: int, wire_invariant_to_raw: bool):
+def _loop_adding_invariant(n: int, wire_invariant_to_raw: bool, step: int = 1):
     """for i in 0..n: out_i = i + k, with k replicated by an invariant.
 
     Seed 002: the invariant's control must be after_cond. Wiring it to
     raw_will_continue is the classic bug: it replays k one extra time.
     """
     g = Graph("loop")
+    step_value = step
     start, step, bound, k = (g.channel(x, 64) for x in ("start", "step", "bound", "k"))
     idx, raw = g.channel("raw_index", 64), g.channel("raw_will_continue", 1)
     g.add("stream0", "dataflow.stream", Stream("+=", "<"), [start, step, bound], [idx, raw])
@@ -39,7 +43,7 @@ def _loop_adding_invariant(n: int, wire_invariant_to_raw: bool):
     g.add("add0", "arith.addi", AddI(64), [body_idx, k_body], [s])
     g.add("sink1", "handshake.sink", Sink(), [s], [])
     ret = g.add("ret", "handshake.return", Return(0), [], [])
-    for ch, v in ((start, 0), (step, 1), (bound, n), (k, 100)):
+    for ch, v in ((start, 0), (step, step_value), (bound, n), (k, 100)):
         ch.push(v)
     return g, ret
 
@@ -110,6 +114,31 @@ def test_firing_budget_holds_with_progress():
     g, ret = _loop_adding_invariant(50_000, False)
     with pytest.raises(FiringBudgetExceeded):
         run(g, ret, max_firings=100_000, on_firings=lambda n: None)
+
+
+@contextmanager
+def _deadline(seconds: int):
+    """Fail instead of hanging (no pytest-timeout here): SIGALRM after `seconds`."""
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("progress", [False, True])
+def test_a_loop_that_never_ends_exceeds_the_budget(progress):
+    """A stream of step 0 fires forever in one burst: the budget must still stop
+    it, at its own size (a livelock report, not a hang)."""
+    from loom.golden.scheduler import FiringBudgetExceeded
+    g, ret = _loop_adding_invariant(5, False, step=0)
+    with _deadline(20), pytest.raises(FiringBudgetExceeded, match="more than 1000 firings"):
+        run(g, ret, max_firings=1000, on_firings=(lambda n: None) if progress else None)
+    assert sum(n.firings for n in g.nodes) == 1001     # stopped at the first firing past it
 
 
 def _random_order_run(graph, ret, seed: int) -> None:

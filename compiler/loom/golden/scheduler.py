@@ -87,7 +87,7 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
     pop, push = work.popleft, work.append
     total = 0
     # one comparison per visit covers the budget and the progress tick
-    check_at = min(TICK if on_firings else max_firings + 1, max_firings + 1)
+    check_at = min(TICK, max_firings + 1)
     try:
         while work:
             i = pop()
@@ -95,8 +95,10 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
             fire, (ins, outs) = fires[i], ports[i]
             if not fire(ins, outs):
                 continue
-            n = 1
-            while fire(ins, outs):
+            # a burst stops at the next check point: a node that could fire
+            # forever (a stream of step 0) still meets the budget
+            n, burst = 1, check_at - total
+            while n < burst and fire(ins, outs):
                 n += 1
             fired[i] += n
             total += n
@@ -105,7 +107,10 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
                     raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
                 if on_firings is not None:
                     on_firings(total)
-                    check_at = min(total + TICK, max_firings + 1)
+                check_at = min(total + TICK, max_firings + 1)
+                if not queued[i]:       # its burst was cut short: it may fire again
+                    queued[i] = True
+                    push(i)
             for j in wakes[i]:
                 if not queued[j]:
                     queued[j] = True
