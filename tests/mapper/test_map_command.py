@@ -54,8 +54,9 @@ def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, c
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert err.startswith(f"{tmp_path}/o/mul3.dfg.mlir: error: C1: unmapped node ")
-    assert "arith.muli (i64, i64) -> (i64): the kernel has 3 such ops and chess-2x2 2 " \
-           "places that host one, all in use; the smallest preset with 3 is chess-4x4" in err
+    assert "arith.muli (i64, i64) -> (i64): chess-2x2 has 2 PEs that can host it and the " \
+           "kernel has 3 ops that need one of them; the smallest preset with 3 is chess-4x4" \
+           in err
     assert (tmp_path / "o" / "mul3.chess-2x2.map.json").exists()
     assert "UNMAPPED" in (tmp_path / "o" / "mul3.chess-2x2.map.txt").read_text()
 
@@ -100,3 +101,14 @@ def test_config_decode_prints_every_field_by_name(tmp_path, capsys):
     (tmp_path / "short.bin").write_bytes(b"\0" * 4)
     assert main(["config", "decode", str(tmp_path / "short.bin"), "--adg", str(adg)]) == 2
     assert "expected 2 config words, got 1" in capsys.readouterr().err
+
+
+def test_too_few_memories_counts_every_array_that_needs_one(tmp_path, capsys):
+    # kernels/vecadd.c has three arrays (a, b, c), one extmemory each; the -ext2
+    # presets have two memories
+    assert main(["map", "vecadd", "--adg", "chess-8x8-ext2", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "kernels/vecadd.c:" in err
+    assert "error: C1: unmapped node" in err and "handshake.extmemory" in err
+    assert "chess-8x8-ext2 has 2 memories that can host it and the kernel has 3 ops that " \
+           "need one of them" in err

@@ -4,8 +4,8 @@ label), the op or edge with its C line, and what would fix it.
 - C1, no host at all: the smallest preset that has a unit (or memory) for it.
 - C1, more ops than PEs: a spatial PE runs one op; the smallest preset (with
   the same memories) that has as many PEs.
-- C1, every host taken: the kernel needs as many hosting PEs as it has such
-  ops; the smallest preset with that many.
+- C1, every host taken: the ops that could use one of its hosts (the op's
+  rivals) outnumber them; the smallest preset with as many hosts for it.
 - C3 (or C4 overuse left by routing): another seed, or the next larger preset.
 """
 
@@ -99,14 +99,17 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
         hint = f"the smallest preset with {ops} is {fix}" if fix else f"no preset has {ops}"
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
                          f"and {adg} {pes} PEs (a PE runs one op); {hint}", where)
-    same = [n for n in m.sw.nodes if n.op is not None and describe(n.op) == describe(node.op)]
-    have = len({o.resource for o in m.problem.options[node.id]})
-    fix = _preset_with(node.op, len(same))
-    hint = (f"the smallest preset with {len(same)} is {fix}" if fix
-            else f"no preset has {len(same)}")
-    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {len(same)} "
-                     f"such ops and {adg} {have} places that host one, all in use; {hint}",
-                     where)
+    # every op that could take one of this op's hosts competes for them
+    mine = {o.resource for o in m.problem.options[node.id]}
+    rivals = [n for n in m.sw.nodes if n.op is not None
+              and mine & {o.resource for o in m.problem.options[n.id]}]
+    where_kind = "memories" if node.kind == "memory" else "PEs"
+    fix = _preset_with(node.op, len(rivals))
+    hint = (f"the smallest preset with {len(rivals)} is {fix}" if fix
+            else f"no preset has {len(rivals)}")
+    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: {adg} has {len(mine)} "
+                     f"{where_kind} that can host it and the kernel has {len(rivals)} ops "
+                     f"that need one of them; {hint}", where)
 
 
 def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
