@@ -67,7 +67,7 @@ def bench(name: str, seed: int, source: Path | None = None, tag: str = "") -> di
     stages["golden+rtl+build"] = time.perf_counter() - t_setup
     result = run_seed(s, profiles.for_seed(seed))
     r = result.report
-    inner = _innermost_iterations(s.golden)
+    inner = _innermost_iterations(s.traced_golden)
     return dict(name=name + tag, ok=result.passed, cycles=r["cycles"], tokens=r["tokens"],
                 inner=inner, per_iter=r["cycles"] / inner if inner else 0.0,
                 sim_s=r["seconds"]["simulate"], cps=r["cycles_per_second"],

@@ -149,7 +149,7 @@ def _simulate(name: str) -> SimSetup:
 
 
 def innermost_iterations(s: SimSetup) -> int:
-    return max((lp.body for lp in loop_streams(s.golden.graph)), default=0)
+    return max((lp.body for lp in loop_streams(s.traced_golden.graph)), default=0)
 
 
 def buffer_slots(net: Netlist) -> int:

@@ -181,3 +181,18 @@ def test_traces_equal_a_random_order_schedule(compiled, tmp_path, kernel):
     assert ex.traces == {name: ch.trace for name, ch in ref.channels.items()}
     assert ex.memories == {**ref.untouched,
                            **{a: list(n.actor.storage) for a, n in ref.memories.items()}}
+
+
+def test_a_summary_mode_run_keeps_the_traced_runs_summaries_and_counts():
+    """traced=False folds the traces every TICK firings (this loop makes several
+    TICKs) and at the end: its summaries and counts are those of the traces."""
+    from loom.golden.scheduler import TICK
+    from loom.sim.summary import summarize
+    traced = run(*_loop_adding_invariant(50_000, False))
+    g, ret = _loop_adding_invariant(50_000, False)
+    folded = run(g, ret, traced=False)
+    assert traced.total_firings > 3 * TICK and folded.ok, folded.problems
+    assert folded.traces is None and all(not ch.trace for ch in g.channels.values())
+    assert folded.summaries() == {n: summarize(t) for n, t in traced.traces.items()}
+    assert folded.counts == {n: len(t) for n, t in traced.traces.items()}
+    assert folded.tokens == traced.tokens == sum(map(len, traced.traces.values()))

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from loom.cli import main
-from loom.sim.summary import StreamSummary, differing_channels, RtlSummary, summarize
+from loom.sim.summary import StreamSummary, differing_channels, fold, RtlSummary, summarize
 
 M64 = (1 << 64) - 1
 
@@ -28,6 +28,15 @@ def test_the_digest_is_the_sum_of_the_terms():
     for values in ([], [0], [None, None, None], [1, 2, 3], [M64, 1 << 63, 5, 0],
                    list(range(1000))):
         assert summarize(values) == _reference(values), values
+
+
+def test_folding_chunks_at_their_offsets_is_summarizing_the_whole():
+    values = [M64, None, *range(2000), 1 << 63, 7]
+    for cuts in ([], [1], [0, 0, 5], [3, 1000, 1001], list(range(0, len(values), 97))):
+        running, edges = StreamSummary(0, 0), [0, *cuts, len(values)]
+        for a, b in zip(edges, edges[1:]):
+            running = fold(running, values[a:b])
+        assert running == _reference(values), cuts
 
 
 def test_order_and_every_token_count():

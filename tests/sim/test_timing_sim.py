@@ -16,7 +16,7 @@ def test_no_run_beats_the_ii_bound(sim_setup, name):
     s = sim_setup(name)
     result = run_seed(s, IDEAL)
     assert result.passed, "\n".join(result.problems)
-    iterations = max(lp.body for lp in loop_streams(s.golden.graph) if lp.body)
+    iterations = max(lp.body for lp in loop_streams(s.traced_golden.graph) if lp.body)
     bound, cycle = ii_bound(s.rtl.netlist)
     assert bound >= 1 and cycle
     assert result.report["cycles"] / iterations >= bound, (bound, cycle)

@@ -124,7 +124,7 @@ def _run_stages(src: Path, out: Path, rtl: bool) -> list[int]:
     lower(arts.scf_mlir, arts.dfg_mlir, arts.top, 64)
     if not rtl:
         func = find_func(load_module(arts.dfg_mlir), None, str(arts.dfg_mlir))
-        golden = run_dfg(func, arts.bundle, str(arts.dfg_mlir))
+        golden = run_dfg(func, arts.bundle, str(arts.dfg_mlir), traces=False)
         if not golden.ok:
             raise _Stop("golden-fail", golden.problems()[0])
         return []

@@ -28,11 +28,14 @@ class LoopStreams:
 
 
 def loop_streams(graph: Graph) -> list[LoopStreams]:
+    """From a traced run's graph (a summary-mode run has folded its traces away)."""
     out = []
     for name, ch in graph.channels.items():
         if not name.endswith(RAW_SUFFIX):
             continue
         loop = name[: -len(RAW_SUFFIX)]
+        if ch.summary.count:
+            raise ValueError(f"loop_streams needs a traced golden run ('{name}' is folded)")
         falses = sum(1 for v in ch.trace if not v)
         where = f" ({ch.producer.loc})" if ch.producer is not None and ch.producer.loc else ""
         out.append(LoopStreams(loop, where, falses, len(ch.trace), len(ch.trace) - falses))

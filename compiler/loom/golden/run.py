@@ -24,7 +24,7 @@ from loom.diagnostics import Location, LoomError
 from loom.golden.build import build_graph, feed
 from loom.golden.graph import Graph, Node
 from loom.golden.loop_report import loop_streams
-from loom.golden.scheduler import Execution, FiringBudgetExceeded, run
+from loom.golden.scheduler import Execution, FiringBudgetExceeded, run, streams
 from loom.golden.ops.memory import Memory, MemoryOutOfBounds
 from loom.golden.ops.merge import MergeConflict
 from loom.golden.ops.mux import MuxSelectOutOfRange
@@ -73,19 +73,21 @@ class _Ticker:
 
 
 def _invoke(graph: Graph, ret: Node, max_firings: int,
-            ticker: _Ticker | None = None) -> Execution:
+            ticker: _Ticker | None = None, traced: bool = True) -> Execution:
     """One invocation, its tokens already fed; a model error is a failed run."""
     try:
-        return run(graph, ret, max_firings, ticker)
+        return run(graph, ret, max_firings, ticker, traced)
     except (FiringBudgetExceeded, MergeConflict, MemoryOutOfBounds,
             MuxSelectOutOfRange) as exc:
         where = ""
         if isinstance(exc, MemoryOutOfBounds):
             where = next((f"{_access_location(n, exc.port)}: " for n in graph.nodes
                           if n.actor is exc.actor), "")
-        return Execution(False, [], {}, {n: c.trace for n, c in graph.channels.items()},
+        kept = streams(graph, traced)
+        return Execution(False, [], {}, kept.traces,
                          {n.label: n.firings for n in graph.nodes}, 0, 0.0,
-                         [f"{where}error: {type(exc).__name__}: {exc}"])
+                         [f"{where}error: {type(exc).__name__}: {exc}"],
+                         counts=kept.counts, folded=kept.folded)
 
 
 def _access_location(memory: Node, port: int) -> Location:
@@ -96,8 +98,9 @@ def _access_location(memory: Node, port: int) -> Location:
 
 
 def run_invocations(graph: Graph, ret: Node, bundle: Bundle, max_firings: int,
-                    progress: Progress | None = None) -> Execution:
-    """The bundle's invocations back to back; one Execution over all of them."""
+                    progress: Progress | None = None, traced: bool = True) -> Execution:
+    """The bundle's invocations back to back; one Execution over all of them
+    (without `traced`: summaries and counts, no traces)."""
     n = bundle.start_token_count
     runs: list[Execution] = []
     ends: list[dict[str, int]] = []
@@ -105,8 +108,8 @@ def run_invocations(graph: Graph, ret: Node, bundle: Bundle, max_firings: int,
     for k in range(n):
         feed(graph, bundle, k)
         ret.actor.arm()
-        runs.append(_invoke(graph, ret, max_firings, ticker))
-        ends.append({name: len(ch.trace) for name, ch in graph.channels.items()})
+        runs.append(_invoke(graph, ret, max_firings, ticker, traced))
+        ends.append(runs[-1].counts)
         if ticker is not None:
             ticker.before += runs[-1].total_firings
         if not runs[-1].ok:
@@ -123,13 +126,17 @@ def run_invocations(graph: Graph, ret: Node, bundle: Bundle, max_firings: int,
         results=[r for ex in runs for r in ex.results],
         memories=last.memories, traces=last.traces, firings=last.firings,
         total_firings=sum(ex.total_firings for ex in runs),
-        seconds=sum(ex.seconds for ex in runs), problems=problems, trace_ends=ends)
+        seconds=sum(ex.seconds for ex in runs), problems=problems, trace_ends=ends,
+        counts=last.counts, folded=last.folded)
 
 
 def run_dfg(func: Operation, bundle: Bundle, filename: str,
-            max_firings: int = 50_000_000, progress: Progress | None = None) -> GoldenRun:
+            max_firings: int = 50_000_000, progress: Progress | None = None,
+            traces: bool = True) -> GoldenRun:
+    """The golden run of `bundle`; without `traces`, the channels keep summaries
+    and counts only (memory flat in the token count)."""
     graph, ret = build_graph(func, bundle, filename)
-    execution = run_invocations(graph, ret, bundle, max_firings, progress)
+    execution = run_invocations(graph, ret, bundle, max_firings, progress, traces)
     keep = [i for i in range(len(graph.result_widths)) if i != graph.done_result]
     outcome = Outcome(
         results=[[values[i] for i in keep] for values in execution.results],

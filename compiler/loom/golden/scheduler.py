@@ -18,6 +18,7 @@ from typing import Any
 
 from loom.golden.graph import Graph, Node
 from loom.golden.ops.constant import Source
+from loom.sim.summary import StreamSummary, summarize
 
 
 class FiringBudgetExceeded(Exception):
@@ -29,17 +30,56 @@ class Execution:
     returned: bool
     results: list[list[Any]]                # per invocation: the return's values
     memories: dict[int, list[int]]
-    traces: dict[str, list[Any]]
+    #: each channel's tokens; None in a summary-mode run (traced=False)
+    traces: dict[str, list[Any]] | None
     firings: dict[str, int]
     total_firings: int
     seconds: float
     problems: list[str] = field(default_factory=list)
-    #: per invocation: each channel's trace length when it ended
+    #: per invocation: each channel's token count when it ended
     trace_ends: list[dict[str, int]] = field(default_factory=list)
+    #: each channel's token count
+    counts: dict[str, int] = field(default_factory=dict)
+    #: a summary-mode run's channel summaries (a traced run's: see summaries)
+    folded: dict[str, StreamSummary] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.returned and not self.problems
+
+    @property
+    def tokens(self) -> int:
+        return sum(self.counts.values())
+
+    def summaries(self) -> dict[str, StreamSummary]:
+        """Each channel's summary (loom.sim.summary), in either mode."""
+        if self.traces is None:
+            return self.folded
+        return {name: summarize(t) for name, t in self.traces.items()}
+
+
+@dataclass
+class Streams:
+    """What a run keeps of its channels' streams: traces or summaries, and counts."""
+    traces: dict[str, list[Any]] | None
+    folded: dict[str, StreamSummary]
+    counts: dict[str, int]
+
+
+def streams(graph: Graph, traced: bool) -> Streams:
+    """The channels' streams so far; without `traced`, their traces are folded."""
+    chans = graph.channels
+    if traced:
+        return Streams({name: ch.trace for name, ch in chans.items()}, {},
+                       {name: len(ch.trace) for name, ch in chans.items()})
+    fold_all(graph)
+    return Streams(None, {name: ch.summary for name, ch in chans.items()},
+                   {name: ch.count for name, ch in chans.items()})
+
+
+def fold_all(graph: Graph) -> None:
+    for ch in graph.channels.values():
+        ch.fold()
 
 
 def _channel_desc(ch: Any) -> str:
@@ -70,10 +110,12 @@ def _wakes(graph: Graph) -> list[tuple[int, ...]]:
 
 
 def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
-        on_firings: Callable[[int], None] | None = None) -> Execution:
+        on_firings: Callable[[int], None] | None = None, traced: bool = True) -> Execution:
     """Run `graph` to quiescence (one invocation: its inputs are in their
     channels); `return_node` is its handshake.return. `on_firings(total)` is
-    called every TICK firings or so (progress)."""
+    called every TICK firings or so (progress). Without `traced` the channels'
+    traces are folded into summaries every TICK firings and at the end (the
+    Execution has summaries and counts, no traces)."""
     start = time.perf_counter()
     returns_before = return_node.firings
     nodes = graph.nodes
@@ -107,6 +149,8 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
                     raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
                 if on_firings is not None:
                     on_firings(total)
+                if not traced:
+                    fold_all(graph)
                 check_at = min(total + TICK, max_firings + 1)
                 if not queued[i]:       # its burst was cut short: it may fire again
                     queued[i] = True
@@ -121,16 +165,19 @@ def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
 
     returned = return_node.firings > returns_before
     problems = quiescence_problems(graph) if returned else deadlock_problems(graph, return_node)
+    kept = streams(graph, traced)
     return Execution(
         returned=returned,
         results=[list(getattr(return_node.actor, "values", []))] if returned else [],
         memories={**graph.untouched,
                   **{arg: list(node.actor.storage) for arg, node in graph.memories.items()}},
-        traces={name: ch.trace for name, ch in graph.channels.items()},
+        traces=kept.traces,
         firings={n.label: n.firings for n in graph.nodes},
         total_firings=total,
         seconds=time.perf_counter() - start,
         problems=problems,
+        counts=kept.counts,
+        folded=kept.folded,
     )
 
 

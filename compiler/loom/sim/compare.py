@@ -221,13 +221,14 @@ def stuck_channels(net: Netlist, trace: RtlTrace) -> list[str]:
             for _, i in trace.stuck]
 
 
-def short_channels(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]) -> list[str]:
-    """Channels that carried fewer tokens than the golden run: where the flow stopped."""
+def short_channels(net: Netlist, trace: RtlTrace, golden: dict[str, int]) -> list[str]:
+    """Channels that carried fewer tokens than the golden run (`golden`: each
+    channel's token count): where the flow stopped."""
     out = []
     for ch in net.channels:
         if not ch.traced:
             continue
-        want, got = len(golden.get(ch.name, [])), len(trace.transfers.get(ch.index, []))
+        want, got = golden.get(ch.name, 0), len(trace.transfers.get(ch.index, []))
         if got < want:
             out.append(f"'{ch.name}' {got}/{want} tokens (consumer {_end(net, ch, 'sink')})")
     return out

@@ -10,6 +10,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from xdsl.ir import Operation
+
 from loom.bundle import Bundle, compare, load_bundle
 from loom.diagnostics import ToolFailure
 from loom.inputs import Inputs
@@ -31,7 +33,7 @@ from loom.sim.harness import MEM_MODEL, memory_ports, render_tb, run_plusargs
 from loom.sim.live import SimWatch
 from loom.sim.profiles import RunSettings
 from loom.sim.runner import SimBuild
-from loom.sim.summary import RtlSummary, StreamSummary, differing_channels, read_summary, summarize
+from loom.sim.summary import RtlSummary, StreamSummary, differing_channels, read_summary
 
 MAX_LINES = 12
 
@@ -48,21 +50,29 @@ class GoldenFailed(Exception):
 class SimSetup:
     inputs: Inputs
     bundle: Bundle
+    #: the golden run in summary mode (counts and summaries, no traces)
     golden: GoldenRun
     rtl: RtlArtifacts
     build: SimBuild
     build_seconds: float
+    func: Operation
 
     @property
     def golden_tokens(self) -> int:
-        return sum(len(v) for v in self.golden.execution.traces.values())
+        return self.golden.execution.tokens
 
     @cached_property
     def golden_summaries(self) -> dict[int, StreamSummary]:
         """Each traced channel's golden summary, by channel id."""
-        traces = self.golden.execution.traces
-        return {ch.index: summarize(traces.get(ch.name, []))
+        summaries = self.golden.execution.summaries()
+        return {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
                 for ch in self.rtl.netlist.channels if ch.traced}
+
+    @cached_property
+    def traced_golden(self) -> GoldenRun:
+        """The golden run again, recording every channel's tokens: what a
+        first-divergence report (or a per-loop count) needs. Run once, on demand."""
+        return run_dfg(self.func, self.bundle, str(self.inputs.dfg))
 
 
 @dataclass
@@ -85,7 +95,7 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
     func = find_func(load_module(inputs.dfg), top, str(inputs.dfg))
-    golden = run_dfg(func, bundle, str(inputs.dfg), progress=progress)
+    golden = run_dfg(func, bundle, str(inputs.dfg), progress=progress, traces=False)
     if not golden.ok:
         raise GoldenFailed(golden.problems())
     rtl = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
@@ -99,7 +109,7 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
     build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves,
                      quick=quick_build)
-    return SimSetup(inputs, bundle, golden, rtl, build, build.build())
+    return SimSetup(inputs, bundle, golden, rtl, build, build.build(), func)
 
 
 def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = None,
@@ -123,10 +133,12 @@ def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = Non
             raise ToolFailure(f"the repeated run of {s.build.top} under {settings.name} "
                               "behaved differently from the first (channels "
                               f"{first.differing} then {run.differing}); see {run_dir}")
-    net, golden = s.rtl.netlist, s.golden.execution
+    net = s.rtl.netlist
     result, trace, memories = run.result, run.trace, run.memories
-    divergence = (first_divergence(net, trace, golden.traces, golden.trace_ends)
-                  if run.full else None)
+    # the traces are needed only when every transfer was recorded
+    golden = s.traced_golden.execution if run.full else None
+    divergence = (first_divergence(net, trace, golden.traces or {}, golden.trace_ends)
+                  if golden is not None else None)
     if run.full and run.differing and divergence is None:
         raise ToolFailure(f"the channel summaries of {s.build.top} differ from the golden "
                           f"ones on channels {run.differing} but the traces agree: a defect "
@@ -143,7 +155,7 @@ def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = Non
         busy = busy_state_machines(net, trace)
         if busy:
             problems.append("state machines not idle: " + ", ".join(busy[:MAX_LINES]))
-        short = short_channels(net, trace, golden.traces)
+        short = short_channels(net, trace, s.golden.execution.counts)
         if short:
             problems.append("short of golden tokens: " + ", ".join(short[:MAX_LINES]))
     if result.get("mem_error"):

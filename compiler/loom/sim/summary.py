@@ -24,6 +24,7 @@ import numpy as np
 PHI64 = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
+M64 = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -46,17 +47,25 @@ class RtlSummary:
 
 def summarize(values: Sequence[Any]) -> StreamSummary:
     """The summary of one channel's golden stream (unsigned values, None: control)."""
-    n = len(values)
+    return fold(StreamSummary(0, 0), values)
+
+
+def fold(summary: StreamSummary, chunk: Sequence[Any]) -> StreamSummary:
+    """`summary` of a stream's first tokens extended by the next ones, `chunk`:
+    a chunk's token k is token summary.count + k of the whole stream, so folding
+    a stream chunk by chunk gives its summarize()."""
+    n = len(chunk)
     if n == 0:
-        return StreamSummary(0, 0)
-    v = np.fromiter((0 if x is None else x for x in values), dtype=np.uint64, count=n)
+        return summary
+    v = np.fromiter((0 if x is None else x for x in chunk), dtype=np.uint64, count=n)
     with np.errstate(over="ignore"):
-        z = v ^ (np.arange(n, dtype=np.uint64) * PHI64)
+        k = np.arange(summary.count, summary.count + n, dtype=np.uint64)
+        z = v ^ (k * PHI64)
         z = (z ^ (z >> np.uint64(30))) * MIX1
         z = (z ^ (z >> np.uint64(27))) * MIX2
         z ^= z >> np.uint64(31)
-        digest = int(np.sum(z, dtype=np.uint64))
-    return StreamSummary(n, digest)
+        digest = (summary.digest + int(np.sum(z, dtype=np.uint64))) & M64
+    return StreamSummary(summary.count + n, digest)
 
 
 def read_summary(path: Path) -> dict[int, RtlSummary]:
