@@ -95,6 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which stage to execute (default: dfg, the golden model)")
     p.add_argument("--max-steps", type=int, default=50_000_000, metavar="N",
                    help="firing budget before the run is reported as a livelock")
+    p.add_argument("--traces", action=argparse.BooleanOptionalAction, default=True,
+                   help="write every channel's tokens to <name>.golden.json (default); "
+                        "--no-traces writes each channel's count and digest instead "
+                        "(memory flat in the token count; no per-loop counts)")
     _add_progress(p, "the golden model's firings")
 
     p = sub.add_parser("rtl", help="SystemVerilog netlist, units and a file list",

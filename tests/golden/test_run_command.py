@@ -13,10 +13,12 @@ from loom.cli import main
 DATA = Path(__file__).with_name("data")
 
 
-def _run(tmp_path: Path, dfg: Path, bundle: Bundle, capsys) -> tuple[int, str, dict]:
+def _run(tmp_path: Path, dfg: Path, bundle: Bundle, capsys,
+         *flags: str) -> tuple[int, str, dict]:
     bpath = tmp_path / "case.bundle.json"
+    tmp_path.mkdir(parents=True, exist_ok=True)
     bundle.save(bpath)
-    status = main(["run", str(dfg), "--bundle", str(bpath), "-o", str(tmp_path)])
+    status = main(["run", str(dfg), "--bundle", str(bpath), "-o", str(tmp_path), *flags])
     out = capsys.readouterr()
     name = dfg.name.removesuffix(".dfg.mlir")
     report_path = tmp_path / f"{name}.golden.json"
@@ -40,6 +42,23 @@ def test_sum_loop_matches_python(tmp_path, capsys, n):
     assert len(traces["raw_will_continue"]) == n + 1
     assert len(traces["body_index"]) == n
     assert len(traces["acc"]) == n + 1
+
+
+def test_no_traces_reports_each_channels_count_and_digest(tmp_path, capsys):
+    """--no-traces: the traced report's streams as loom.sim.summary digests them."""
+    from loom.sim.summary import summarize
+    bundle = _sum_bundle(100, sum(range(100)))
+    _, _, traced = _run(tmp_path / "t", DATA / "sum_loop.dfg.mlir", bundle, capsys)
+    status, out, report = _run(tmp_path / "s", DATA / "sum_loop.dfg.mlir", bundle, capsys,
+                               "--no-traces")
+    assert status == 0, out
+    assert "traces" not in report and report["loops"] is None
+    assert "loops: not counted (--no-traces)" in out
+    assert report["results"] == traced["results"] and report["stats"] == {
+        **traced["stats"], "seconds": report["stats"]["seconds"]}
+    assert report["summaries"] == {
+        name: {"count": len(t), "digest": summarize(t).digest}
+        for name, t in traced["traces"].items()}
 
 
 def test_wrong_expectation_is_a_mismatch(tmp_path, capsys):

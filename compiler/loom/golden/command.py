@@ -26,7 +26,8 @@ def run_main(args: argparse.Namespace) -> int:
     bundle = load_bundle(bundle_path)
     module = load_module(kernel)
     func = find_func(module, args.top, str(kernel))
-    golden = run_dfg(func, bundle, str(kernel), args.max_steps, Progress(enabled=args.progress))
+    golden = run_dfg(func, bundle, str(kernel), args.max_steps, Progress(enabled=args.progress),
+                     traces=args.traces)
 
     report_path = out_dir / f"{name}.golden.json"
     write_report(report_path, golden_report(name, golden))
@@ -35,7 +36,9 @@ def run_main(args: argparse.Namespace) -> int:
     rate = ex.total_firings / ex.seconds if ex.seconds else 0.0
     print(f"golden: {kernel} on {bundle_path}: {ex.total_firings} firings in "
           f"{ex.seconds:.3f} s ({rate / 1e3:.0f}k firings/s)")
-    for loop in loop_streams(golden.graph):
+    if ex.traces is None:
+        print("  loops: not counted (--no-traces)")
+    for loop in loop_streams(golden.graph) if ex.traces is not None else []:
         print(f"  {loop.line()}")
     for line in golden.outcome.warnings:
         print(line, file=sys.stderr)

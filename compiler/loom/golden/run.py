@@ -168,14 +168,18 @@ def golden_report(name: str, golden: GoldenRun) -> dict[str, Any]:
         "memories": {str(k): v for k, v in sorted(ex.memories.items())},
         "problems": golden.problems(),
         "warnings": golden.outcome.warnings,
-        "loops": [vars(loop) for loop in loop_streams(golden.graph)],
+        # per-loop counts need the traces; a summary-mode run says so with null
+        "loops": [vars(loop) for loop in loop_streams(golden.graph)]
+        if ex.traces is not None else None,
         "stats": {
             "firings": ex.total_firings,
             "seconds": round(ex.seconds, 6),
             "firings_per_op_kind": dict(sorted(by_kind.items())),
             "firings_per_op": ex.firings,
         },
-        "traces": ex.traces,
+        **({"traces": ex.traces} if ex.traces is not None else
+           {"summaries": {name: {"count": v.count, "digest": v.digest}
+                          for name, v in ex.summaries().items()}}),
     }
 
 
