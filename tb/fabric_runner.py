@@ -38,6 +38,13 @@ class FabricCase:
     outputs: dict[str, list[int]]
     consumed: dict[str, int]
     words: list[int] = field(default_factory=list)
+    memories: dict[str, list[int]] = field(default_factory=dict)
+    """extmemory instance -> contents behind its master port (a MemoryAgent)."""
+    final_memories: dict[str, list[int]] = field(default_factory=dict)
+    """extmemory instance -> the contents expected after the episode."""
+    by_tag: dict[str, int] = field(default_factory=dict)
+    """output port -> its value bits: its tokens are compared per tag (the
+    lanes of a memory family interleave by timing; each lane keeps order)."""
 
 
 def load_adg(text: str, name: str = "adg.fabric.mlir") -> ModuleOp:
@@ -63,6 +70,9 @@ def wrapper(rtl: FabricRtl, top: str) -> str:
                   f"output logic {name}_valid", f"input logic {name}_ready"]
     for name in ins + outs:
         conns += [f".{name}_{s}({name}_{s})" for s in ("data", "valid", "ready")]
+    for d, name, bits in rtl.master:
+        ports.append(f"{'output' if d == 'out' else 'input'} logic [{bits - 1}:0] {name}")
+        conns.append(f".{name}({name})")
     return (f"// generated test wrapper\nmodule {top} (\n  " + ",\n  ".join(ports)
             + f"\n);\n  {rtl.top} dut (\n    " + ",\n    ".join(conns) + "\n  );\nendmodule\n")
 
@@ -143,8 +153,11 @@ def run_fabric(name: str, adg_text: str, make_case: MakeCase, seed: int = 1,
                      for port, stream in case.outputs.items()]
         total = len(cfg) + sum(map(len, case.inputs.values())) + sum(
             map(len, case.outputs.values()))
+        memories = [{"prefix": f"{inst}_mem", "contents": contents,
+                     "latency": list(prof.mem_latency), "req_ready": rng.uniform(*prof.ready),
+                     "seed": rng.getrandbits(32)} for inst, contents in case.memories.items()]
         plan.append({"name": f"{prof.name}{e}", "drivers": drivers, "receivers": receivers,
-                     "memories": [], "drain": 30, "max_cycles": 300 + 40 * total})
+                     "memories": memories, "drain": 30, "max_cycles": 300 + 40 * total})
     results = build.run({"episodes": plan}, f"seed{seed}")
     for ep, res, case in zip(plan, results["episodes"], cases):
         _check(name, ep, res, case)
@@ -152,11 +165,24 @@ def run_fabric(name: str, adg_text: str, make_case: MakeCase, seed: int = 1,
 
 
 def _check(name: str, ep: dict[str, Any], res: dict[str, Any], case: FabricCase) -> None:
-    problems = list(res["violations"])
+    problems = list(res["violations"]) + list(res["memory_errors"])
     sb = Scoreboard()
     for port, stream in case.outputs.items():
-        sb.expect(port, stream)
-        sb.observe(port, [tuple(t) for t in res["transfers"][port]])
+        got = [tuple(t) for t in res["transfers"][port]]
+        if port not in case.by_tag:
+            sb.expect(port, stream)
+            sb.observe(port, got)
+            continue
+        bits = case.by_tag[port]
+        for tag in sorted({x >> bits for x in stream} | {v >> bits for _, v in got}):
+            sb.expect(f"{port} tag {tag}", [x for x in stream if x >> bits == tag])
+            sb.observe(f"{port} tag {tag}", [(c, v) for c, v in got if v >> bits == tag])
+    for inst, expected in case.final_memories.items():
+        final = res["memories"][f"{inst}_mem"]
+        if final != expected:
+            i = next(i for i, (a, b) in enumerate(zip(final, expected)) if a != b)
+            problems.append(f"{inst}: final memory differs first at element {i}: "
+                            f"expected {expected[i]}, got {final[i]}")
     for port, n in case.consumed.items():
         got = len(res["transfers"][port])
         if got != n:

@@ -42,6 +42,9 @@ class Component:
     clocked: bool = True
     files: tuple[Module, ...] = field(default_factory=tuple)
     """The component's own module last, its submodules before it."""
+    master: tuple[tuple[str, str, int], ...] = ()
+    """(direction, signal, bits) of ports the fabric top exposes as
+    `<instance>_<signal>` (an extmemory's master port)."""
 
 
 def field_offsets(s: Slice | None) -> dict[str, tuple[int, int]]:
@@ -54,7 +57,7 @@ def field_offsets(s: Slice | None) -> dict[str, tuple[int, int]]:
     return offsets
 
 
-def _digest(params: Any) -> str:
+def digest(params: Any) -> str:
     return hashlib.sha1(repr(params).encode()).hexdigest()[:8]
 
 
@@ -83,7 +86,7 @@ def _spatial_sw(node: Node, s: Slice | None) -> Component:
               if f"route.o{o}.i{i}" in offs]
     bits = s.bits if s is not None else 0
     params = dict(n_in=n_in, n_out=n_out, w=w, routes=routes)
-    name = f"loom_fabric_spatial_sw_i{n_in}_o{n_out}_w{w}_{_digest(routes)}"
+    name = f"loom_fabric_spatial_sw_i{n_in}_o{n_out}_w{w}_{digest(routes)}"
     mod = render_fabric("fabric_spatial_sw", name, params, f"fabric.spatial_sw {node.name}",
                         n_in=n_in, n_out=n_out, w=w, routes=routes, cfg_bits=bits)
     return Component(name, n_in, w, n_out, w, bits, True, (mod,))
@@ -102,7 +105,7 @@ def _temporal_sw(node: Node, s: Slice | None) -> Component:
                 for i in range(n_in) if f"slot{t}.route.o{o}.i{i}" in offs]
         slots.append((offs[f"slot{t}.valid"][0], offs[f"slot{t}.tag"][0], bits))
     params = dict(n_in=n_in, n_out=n_out, w=w, k=k, slots=slots)
-    name = f"loom_fabric_temporal_sw_i{n_in}_o{n_out}_w{w}_t{k}_{_digest(slots)}"
+    name = f"loom_fabric_temporal_sw_i{n_in}_o{n_out}_w{w}_t{k}_{digest(slots)}"
     mod = render_fabric("fabric_temporal_sw", name, params, f"fabric.temporal_sw {node.name}",
                         n_in=n_in, n_out=n_out, w=w, k=k, slots=slots,
                         cfg_bits=s.bits if s else 0)
@@ -209,7 +212,7 @@ def _spatial_pe(node: Node, s: Slice | None) -> Component:
         cfg_bits=s.bits, unused=[])
     params = dict(pe=pe_name, n_in=n_in, n_out=n_out, lane=lane,
                   fus=[f.module.name for f in fus])
-    name = f"loom_fabric_spatial_pe_{identifier_of(pe_name)}_i{n_in}_o{n_out}_w{lane}_{_digest(params)}"
+    name = f"loom_fabric_spatial_pe_{identifier_of(pe_name)}_i{n_in}_o{n_out}_w{lane}_{digest(params)}"
     mod = render_fabric("fabric_spatial_pe", name, params, f"fabric.spatial_pe @{pe_name}",
                         **context)
     files = [Module(buffer, buffer_text)]
@@ -223,7 +226,14 @@ def identifier_of(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
+def _memory(node: Node, s: Slice | None) -> Component:
+    from loom.fabric.rtl.memory import memory_component
+    return memory_component(node, s)
+
+
 _KINDS = {
+    "memory": _memory,
+    "extmemory": _memory,
     "temporal_sw": _temporal_sw,
     "spatial_pe": _spatial_pe,
     "spatial_sw": _spatial_sw,

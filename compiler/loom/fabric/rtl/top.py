@@ -90,6 +90,9 @@ class FabricRtl:
     """Every module, submodules first, the top last."""
     layout: FabricLayout
     graph: FabricGraph
+    master: tuple[tuple[str, str, int], ...] = ()
+    """(direction, top port, bits) of every extmemory's master port, body order:
+    `<instance>_mem_req_*`, `_mem_resp_*`, `_mem_idle`."""
 
     def port_names(self) -> tuple[list[str], list[str]]:
         """The data channel names of the top: inputs, outputs."""
@@ -118,7 +121,12 @@ def fabric_rtl(module: ModuleOp, name: str) -> FabricRtl:
         modules.setdefault(m.name, m)
     modules[top] = render_fabric("fabric_top", top, dict(module=graph.module),
                                  f"fabric.module @{graph.module}", **text)
-    return FabricRtl(top, tuple(modules.values()), layout, graph)
+    return FabricRtl(top, tuple(modules.values()), layout, graph, master_ports(comps))
+
+
+def master_ports(comps: list) -> tuple[tuple[str, str, int], ...]:
+    return tuple((d, f"{identifier(node.name)}_{sig}", bits)
+                 for node, comp in comps for d, sig, bits in comp.master)
 
 
 def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
@@ -159,7 +167,7 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
                    f"assign out{i}_valid = {src}_valid & cfg_done;",
                    f"assign {src}_ready = out{i}_ready & cfg_done;"]
     w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
-    return dict(ports_in=ports_in, ports_out=ports_out, store=store,
+    return dict(ports_in=ports_in, ports_out=ports_out, master=master_ports(comps), store=store,
                 words=layout.word_count, decls=w.decls, body=w.body,
                 unused=w.unused), list(w.modules.values())
 
@@ -175,7 +183,8 @@ def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
                 f"logic [{comp.n_out * comp.w_out - 1}:0] {b}_out_data;",
                 f"logic [{comp.n_out - 1}:0] {b}_out_valid;",
                 f"logic [{comp.n_out - 1}:0] {b}_out_ready;"]
-    for k, v in enumerate(node.inputs):
+    data_inputs = [v for v in node.inputs if not isinstance(v.type, MemRefType)]
+    for k, v in enumerate(data_inputs):
         src = names[id(v)]
         if node.kind == "spatial_sw" and id(v) in w.switch_out:
             src = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
@@ -193,6 +202,8 @@ def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
     conns += [f".in_data({b}_in_data)", f".in_valid({b}_in_valid)",
               f".in_ready({b}_in_ready)", f".out_data({b}_out_data)",
               f".out_valid({b}_out_valid)", f".out_ready({b}_out_ready)"]
+    for _, sig, _ in comp.master:   # to the top's `<instance>_<signal>` port
+        conns.append(f".{sig}({inst}_{sig})")
     if comp.cfg_bits:
         lo = layout.slice(node.name).word_offset * WORD_BITS
         used_cfg.append((lo, comp.cfg_bits))

@@ -1,0 +1,134 @@
+"""fabric.memory and fabric.extmemory RTL: LOOM's tagged port families and
+region table around the direct flow's memory units (templates/
+fabric_memory.sv.j2, fabric_extmemory.sv.j2; the lanes are those of
+templates/memory.sv.j2 and extmemory.sv.j2, so the throughput work on those
+carries over and an extmemory's storage sits behind the same master port as
+a kernel's).
+
+Families in LOOM's order: inputs ld_addr (ldCount > 0), st_addr and st_data
+(stCount > 0); outputs ld_data and ld_done, then st_done. A family of n
+lanes has its lane in the tag (tag k = lane k); the inner unit has one port
+per lane. Element addresses are 32 bits (LOOM's ADDR_WIDTH).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
+
+from loom.diagnostics import LoomError
+from loom.dialects import fabric_syntax as fs
+from loom.dialects.fabric_types import scalar_width
+from loom.fabric.config_layout import REGION_FIELD_NAMES, Slice
+from loom.fabric.rtl.graph import Node, tag_width, value_width, wire_width
+from loom.fabric.rtl.modules import Component, Module, digest, field_offsets, render_fabric
+from loom.rtl.units import unit_spec
+from loom.rtl.render import render_spec
+
+ADDR_BITS = 32
+"""Element addresses (LOOM's ADDR_WIDTH): a region's arithmetic is 32-bit."""
+
+MASTER_PORTS = (("out", "mem_req_valid", 1), ("in", "mem_req_ready", 1),
+                ("out", "mem_req_addr", ADDR_BITS), ("out", "mem_req_wdata", 0),
+                ("out", "mem_req_we", 1), ("in", "mem_resp_valid", 1),
+                ("out", "mem_resp_ready", 1), ("in", "mem_resp_data", 0),
+                ("out", "mem_idle", 1))
+"""An extmemory's master port (width 0: the element width)."""
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    lane: int
+    """Its index among the component's input (or output) lanes."""
+    v: int
+    k: int
+    n: int
+
+
+def _families(names: list[str], types, counts: dict[str, int]) -> list[Family]:
+    return [Family(name, lane, value_width(t), tag_width(t), counts[name])
+            for lane, (name, t) in enumerate(zip(names, types))]
+
+
+def _shape(node: Node, memref: MemRefType) -> tuple[int, ...]:
+    shape = tuple(memref.get_shape())
+    if node.kind == "extmemory":
+        return (1 << ADDR_BITS,)   # the storage is outside: any 32-bit element address
+    if any(d == DYNAMIC_INDEX for d in shape):
+        raise LoomError(f"fabric.memory '{node.name}': memrefType {memref} needs a static shape "
+                        "(the on-chip storage is sized by it)")
+    return (prod(shape),)
+
+
+def memory_component(node: Node, s: Slice | None) -> Component:
+    d = node.definition
+    if node.kind == "memory" and not fs.bool_param(d, "is_private", True):
+        raise LoomError(f"fabric.memory '{node.name}' with is_private = false is not supported "
+                        "(no slave port in the fabric RTL)")
+    ld, st = fs.int_param(d, "ldCount", 0) or 0, fs.int_param(d, "stCount", 0) or 0
+    memref = d.attributes["memref_type"]
+    assert isinstance(memref, MemRefType) and s is not None
+    w = scalar_width(memref.element_type) or 0
+    counts = {"ld_addr": ld, "st_addr": st, "st_data": st, "ld_data": ld, "ld_done": ld,
+              "st_done": st}
+    in_types = [t for t in node.in_types if not isinstance(t, MemRefType)]
+    fam_in = _families((["ld_addr"] if ld else []) + (["st_addr", "st_data"] if st else []),
+                       in_types, counts)
+    fam_out = _families((["ld_data", "ld_done"] if ld else []) + (["st_done"] if st else []),
+                        list(node.out_types)[:len(counts)], counts)
+    if node.kind == "memory" and st == 0:
+        raise LoomError(f"fabric.memory '{node.name}' has no store lane: nothing could write it")
+    shape = _shape(node, memref)
+    params: dict = dict(ld=ld, st=st, shape=shape, w=w, aw=ADDR_BITS)
+    spec = unit_spec(node.kind, **params)
+    inner = Module(spec.module, render_spec(spec, f"the lanes of fabric.{node.kind} {node.name}"))
+    w_in = max(wire_width(t) for t in in_types)
+    w_out = max(wire_width(t) for t in node.out_types)
+    offs = field_offsets(s)
+    regions = [tuple(offs[f"region{r}.{f}"][0] for f in REGION_FIELD_NAMES)
+               for r in range(len(offs) // len(REGION_FIELD_NAMES))]
+    lanes = [p for p in spec.ports if not p.name.startswith("mem_")]
+    decls = [f"logic [{bits - 1}:0] u_{sig};" for p in lanes for _, sig, bits in p.signals()]
+    inner_ports = [f".{sig}(u_{sig})" for p in lanes for _, sig, _ in p.signals()]
+    fams = {f.name: f for f in (*fam_in, *fam_out)}
+    context = dict(
+        ld=ld, st=st, w=w, depth=shape[0], n_in=len(fam_in), n_out=len(fam_out), w_in=w_in,
+        w_out=w_out, cfg_bits=s.bits, regions=regions, fam_in=fam_in, fam_out=fam_out,
+        fams=fams, inner=spec.module, inner_decls=decls, inner_ports=inner_ports,
+        merge_data={f.name: _merge_data(f, w) for f in fam_out},
+        st_data_source=_st_data(fams.get("st_data"), w_in, w),
+        unused=_unused(fam_in, w_in, regions))
+    name = f"loom_fabric_{node.kind}_l{ld}_s{st}_w{w}_r{len(regions)}_" + digest(
+        (params, fam_in, fam_out, regions))
+    mod = render_fabric(f"fabric_{node.kind}", name, dict(params, regions=len(regions)),
+                        f"fabric.{node.kind} {node.name}", **context)
+    master = tuple((d_, n, b or w) for d_, n, b in MASTER_PORTS) if node.kind == "extmemory" \
+        else ()
+    return Component(name, len(fam_in), w_in, len(fam_out), w_out, s.bits, True,
+                     (inner, mod), master)
+
+
+def _merge_data(f: Family, w: int) -> str:
+    """The output register's next {tag, value} from lane j (SystemVerilog, j the loop index)."""
+    value = f"{f.v}'(u_ld_data_data[j * {w} +: {w}])" if f.name == "ld_data" else f"{f.v}'d0"
+    return f"{{{f.k}'(j), {value}}}" if f.k else value
+
+
+def _st_data(f: Family | None, w_in: int, w: int) -> str:
+    if f is None:
+        return ""
+    return f"{w}'(in_data[{f.lane * w_in + f.v - 1}:{f.lane * w_in}])"
+
+
+def _unused(fam_in: list[Family], w_in: int, regions: list) -> list[str]:
+    unused = [f"in_data[{f.lane * w_in + w_in - 1}:{f.lane * w_in + f.v + f.k}]"
+              for f in fam_in if f.v + f.k < w_in]
+    for valid, _start, _end, _off, esl in regions:
+        unused += [f"cfg[{valid + 31}:{valid + 1}]", f"cfg[{esl + 31}:{esl + 3}]"]
+    return unused
+
+
+__all__ = ["ADDR_BITS", "MASTER_PORTS", "memory_component"]
