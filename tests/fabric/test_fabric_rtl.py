@@ -13,6 +13,8 @@ from loom.rtl.gates import lint, synthesize
 from tb.fabric_runner import load_adg
 # the component tests' fabrics (pytest puts this directory on sys.path)
 import test_fabric_fifo
+import test_fabric_fu_mux
+import test_fabric_memory
 import test_fabric_spatial_pe
 import test_fabric_spatial_sw
 import test_fabric_tags
@@ -20,7 +22,8 @@ import test_fabric_temporal_sw
 
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
                   "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
-                  "temporal_sw": test_fabric_temporal_sw.ADG}
+                  "temporal_sw": test_fabric_temporal_sw.ADG, "memory": test_fabric_memory.ADG,
+                  "fu_mux": test_fabric_fu_mux.ADG}
 
 
 def _write(tmp_path: Path, text: str, name: str) -> Path:
@@ -52,7 +55,7 @@ def test_component_fabrics_synthesize(tmp_path):
         assert res.cells > 0 and res.ffs > 0
 
 
-PRESETS_FAST = ["chess-2x2"]
+PRESETS_FAST = ["chess-2x2", "chess-2x2-ext2x2"]
 PRESETS_SLOW = ["chess-4x4", "chess-8x8", "chess-16x16"]
 
 
@@ -120,7 +123,30 @@ def test_top_ports_follow_the_contract():
     assert "out0_valid = sw_a_r0_valid & cfg_done;" in top
 
 
+def test_extmemory_master_port_on_the_top():
+    # the direct flow's memory protocol (templates/extmemory.sv.j2, tb/memory_agent.py)
+    rtl = fabric_rtl(load_adg(test_fabric_memory.ADG), "mems")
+    top = rtl.modules[-1].text
+    for port in ("output logic ext_mem_req_valid", "input  logic ext_mem_req_ready",
+                 "output logic [31:0] ext_mem_req_addr", "output logic [31:0] ext_mem_req_wdata",
+                 "output logic ext_mem_req_we", "input  logic ext_mem_resp_valid",
+                 "output logic ext_mem_resp_ready", "input  logic [31:0] ext_mem_resp_data",
+                 "output logic ext_mem_idle"):
+        assert port in top
+    assert [n for _, n, _ in rtl.master] == [
+        f"ext_mem_{s}" for s in ("req_valid", "req_ready", "req_addr", "req_wdata", "req_we",
+                                 "resp_valid", "resp_ready", "resp_data", "idle")]
+    assert "spad_mem" not in top   # an on-chip memory has no master port
+
+
 B = "!fabric.bits<32>"
+LOAD_ONLY_MEMORY = f"""module {{
+  fabric.module @m(%a: {B}) -> ({B}, {B}) {{
+    %p:2 = fabric.memory @spad [ldCount = 1, stCount = 0, memrefType = memref<16xi32>] (%a)
+        : ({B}) -> ({B}, {B})
+    fabric.yield %p#0, %p#1 : {B}, {B}
+  }}
+}}"""
 DECOMPOSABLE = f"""module {{
   fabric.module @m(%a: {B}) -> ({B}) {{
     %o = fabric.spatial_sw @s [decomposable_bits = 8] (%a) : ({B}) -> ({B})
@@ -146,6 +172,7 @@ def test_cli_writes_the_fabric(tmp_path, capsys):
 @pytest.mark.parametrize("text,message", [
     (DECOMPOSABLE, "with decomposable_bits is not supported"),
     (FANOUT, "fan-out outside a switch is not supported"),
+    (LOAD_ONLY_MEMORY, "fabric.memory 'spad' has no store lane: nothing could write it"),
 ])
 def test_cli_refuses_with_one_line(tmp_path, capsys, text, message):
     adg = _write(tmp_path, text, "bad")

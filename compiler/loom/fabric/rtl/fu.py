@@ -155,6 +155,55 @@ def _lane(k: int, lane: int, side: str) -> str:
     return f"{side}_data[{k * lane + lane - 1}:{k * lane}]"
 
 
+ONE = "1'b1"
+
+
+class _OnTerms:
+    """Per body op, when its result reaches a yield through the configured
+    fabric.mux selections (SystemVerilog over cfg; ONE without muxes): the
+    op is in the effective graph (loom.mapper.techmap.effective_graphs)."""
+
+    def __init__(self, builder: "_Builder", ops: list[Operation], yield_op: Operation):
+        self.b, self.ops, self.yield_op = builder, ops, yield_op
+        self.memo: dict[int, str] = {}
+
+    def terms(self) -> list[str]:
+        return [self.op_on(k) for k in range(len(self.ops))]
+
+    def op_on(self, k: int) -> str:
+        if k not in self.memo:
+            self.memo[k] = _any(self.reach(r) for r in self.ops[k].results)
+        return self.memo[k]
+
+    def reach(self, value) -> str:
+        terms = []
+        for use in value.uses:
+            user = use.operation
+            if user is self.yield_op:
+                return ONE
+            k = self.ops.index(user)
+            if user.name != "fabric.mux" or len(user.operands) == len(user.results) == 1:
+                terms.append(self.op_on(k))
+                continue
+            sel, discard, disconnect = self.b.mux_fields(k)
+            sb = self.b.fields[k].width - 2
+            pick = (lambda i: f"({sel} == {sb}'d{i})") if sel else (lambda i: ONE)
+            live = f"~{discard} & ~{disconnect}"
+            if len(user.results) == 1:
+                terms.append(f"{pick(use.index)} & {live} & ({self.reach(user.results[0])})")
+            else:
+                terms += [f"{pick(j)} & {live} & ({self.reach(r)})"
+                          for j, r in enumerate(user.results)]
+        return _any(terms)
+
+
+def _any(terms) -> str:
+    terms = [t for t in terms if t != "1'b0"]
+    if ONE in terms:
+        return ONE
+    return " | ".join(f"({t})" for t in terms) if terms else "1'b0"
+
+
 class _Builder:
     """Channels (data/valid/ready wires) for the body's values, one unit per op
     (a fork where a value has several uses), FU lanes at the block's edges."""
@@ -221,12 +270,15 @@ class _Builder:
             self.body.lines += [f"assign {c}_valid = in_valid[{k}];",
                                 f"assign in_ready[{k}] = {c}_ready;"]
             self.produce(arg, c)
+        on = _OnTerms(self, ops, yield_op).terms()
         for index, op in enumerate(ops):
-            if op.name == "fabric.mux":
-                raise LoomError("fabric.mux in a function unit has no fabric RTL yet")
             ins = [self.take(v) for v in op.operands]
             outs = [self.channel(f"op{index}_r{m}", _w(r.type)) for m, r in enumerate(op.results)]
-            self.op(index, op, ins, outs)
+            if op.name == "fabric.mux":
+                self.fabric_mux(index, op, ins, outs)
+            else:
+                self.op(index, op, [self.gate_on(c, on[index], op, k)
+                                    for k, c in enumerate(ins)], outs)
             for r, c in zip(op.results, outs):
                 self.produce(r, c)
         for r, v in enumerate(yield_op.operands):
@@ -236,6 +288,67 @@ class _Builder:
                                 f"assign out_valid[{r}] = {c}_valid;",
                                 f"assign {c}_ready = out_ready[{r}];"]
         return self.clocked
+
+    def gate_on(self, c: str, on: str, op: Operation, k: int) -> str:
+        """Operand channel `c` of a body op that is on when `on` holds: off, the op
+        sees no token and the channel drains (the op is outside the effective graph)."""
+        if on == ONE:
+            return c
+        w = _w(op.operands[k].type)
+        g = self.channel(f"{c}_on", w)
+        if w:
+            self.body.lines.append(f"assign {g}_data = {c}_data;")
+        self.body.lines += [f"assign {g}_valid = {c}_valid & ({on});",
+                            f"assign {c}_ready = {g}_ready | ~({on});"]
+        return g
+
+    def mux_fields(self, index: int) -> tuple[str, str, str]:
+        """(sel, discard, disconnect) of a configurable fabric.mux; sel '' when 0 bits."""
+        ff, lo = self.fields[index], self.offsets[index]
+        sb = ff.width - 2
+        sel = f"cfg[{lo + sb - 1}:{lo}]" if sb else ""
+        return sel, f"cfg[{lo + sb}]", f"cfg[{lo + sb + 1}]"
+
+    def fabric_mux(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
+        """The configured selection (LOOM's fabric_mux): M:1 passes the selected
+        operand, 1:M sends the operand to the selected result; discard consumes
+        without output, disconnect neither consumes nor outputs. Unselected
+        operands of an M:1 drain: they come from ops outside the effective graph
+        or from values the effective graph also uses elsewhere."""
+        b = self.body
+        if len(ins) == 1 and len(outs) == 1:   # transparent
+            w = _w(op.results[0].type)
+            if w:
+                b.lines.append(f"assign {outs[0]}_data = "
+                               f"{_resize(b, f'{ins[0]}_data', _w(op.operands[0].type), w)};")
+            b.lines += [f"assign {outs[0]}_valid = {ins[0]}_valid;",
+                        f"assign {ins[0]}_ready = {outs[0]}_ready;"]
+            return
+        sel, discard, disconnect = self.mux_fields(index)
+        sb = self.fields[index].width - 2
+        pick = (lambda i: f"({sel} == {sb}'d{i})") if sel else (lambda i: "1'b1")
+        live = f"~{discard} & ~{disconnect}"
+        if len(outs) == 1:
+            o, w = outs[0], _w(op.results[0].type)
+            b.lines.append(f"assign {o}_valid = {live} & (" + " | ".join(
+                f"({pick(i)} & {c}_valid)" for i, c in enumerate(ins)) + ");")
+            if w:
+                b.lines.append(f"assign {o}_data = " + " | ".join(
+                    f"({{{w}{{{pick(i)}}}}} & "
+                    f"{_resize(b, f'{c}_data', _w(v.type), w)})"
+                    for i, (c, v) in enumerate(zip(ins, op.operands))) + ";")
+            for i, c in enumerate(ins):
+                b.lines.append(f"assign {c}_ready = ~{disconnect} & (~{pick(i)} | {discard} "
+                               f"| {o}_ready);")
+            return
+        c, w_in = ins[0], _w(op.operands[0].type)
+        for j, (o, r) in enumerate(zip(outs, op.results)):
+            w = _w(r.type)
+            if w:
+                b.lines.append(f"assign {o}_data = {_resize(b, f'{c}_data', w_in, w)};")
+            b.lines.append(f"assign {o}_valid = {live} & {pick(j)} & {c}_valid;")
+        b.lines.append(f"assign {c}_ready = ~{disconnect} & ({discard} | " + " | ".join(
+            f"({pick(j)} & {o}_ready)" for j, o in enumerate(outs)) + ");")
 
     def cfg(self, index: int) -> str:
         ff, lo = self.fields[index], self.offsets[index]
