@@ -168,7 +168,11 @@ def test_preset_names():
     assert {16} <= {p.rows for p in presets()}
     p = parse_preset("chess-3x5-ext3x4")
     assert (p.rows, p.cols, p.memories, p.load_lanes, p.name) == (3, 5, 3, 4, "chess-3x5-ext3x4")
-    for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0"):
+    p = parse_preset("chess-8x8-ext6x4s2")
+    assert (p.memories, p.load_lanes, p.store_lanes, p.name) == (6, 4, 2, "chess-8x8-ext6x4s2")
+    assert "6 extmemory (4 tagged load lanes, 2 store lanes)" in p.description
+    for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0", "chess-2x2-ext2x2s0",
+                "chess-2x2-ext2s2"):
         with pytest.raises(LoomError):
             parse_preset(bad)
 
@@ -270,3 +274,15 @@ def test_every_lowered_op_of_a_kernel_has_a_unit(compiled, chess_2x2_units, tmp_
     missing = sorted({describe(op) for op in mapped_ops(func.regions[0].block)
                       if not candidates(op, chess_2x2_units)})
     assert not missing, missing
+
+
+def test_store_lanes_reach_the_extmemory(tmp_path):
+    # the `s<S>` suffix: S store lanes on every extmemory, tagged by
+    # cw(max(ld, st)) bits (memory_bridge.py)
+    text, module = _written("chess-8x8-ext4x4s2", tmp_path)
+    assert len([op for op in module.walk() if op.name == "fabric.extmemory"]) == 4
+    assert text.count("ldCount = 4, stCount = 2,") == 4
+    summary = summarize(module)
+    # per memory: add_tag per request lane (4 ld_addr + 2 st_addr + 2 st_data),
+    # del_tag per response lane (4 ld_data + 4 ld_done + 2 st_done)
+    assert (summary.components["add_tag"], summary.components["del_tag"]) == (4 * 8, 4 * 10)

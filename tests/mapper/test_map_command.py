@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from loom.cli import main
 from loom.fabric.config_layout import fabric_layout
 from loom.ir import load_module
@@ -112,3 +114,18 @@ def test_too_few_memories_counts_every_array_that_needs_one(tmp_path, capsys):
     assert "error: C1: unmapped node" in err and "handshake.extmemory" in err
     assert "chess-8x8-ext2 has 2 memories that can host it and the kernel has 3 ops that " \
            "need one of them" in err
+
+
+# 1-D kernels (one index per load and store) of kernels/, each onto the
+# smallest preset it maps onto; every C array is one extmemory, so they
+# need the 4- and 6-memory variants (fabric/presets.py)
+AUTO_KERNELS = ["vecadd", "sum_n", "dot", "fir", "gcd"]
+
+
+@pytest.mark.parametrize("kernel", AUTO_KERNELS)
+def test_kernel_maps_onto_some_preset(kernel, tmp_path, capsys):
+    assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path)]) == 0
+    chosen = capsys.readouterr().out.split("adg: auto chose ", 1)[1].split()[0]
+    stem = f"{kernel}.{chosen}"
+    for suffix in ("map.json", "map.txt", "config.json", "config.bin", "config.h"):
+        assert (tmp_path / f"{stem}.{suffix}").stat().st_size > 0

@@ -18,8 +18,10 @@ from loom.ir import load_module
 
 def adg_main(args: argparse.Namespace) -> int:
     if args.list:
-        for p in presets():
-            print(f"{p.name:<20} {p.description}")
+        listed = presets()
+        width = max(len(p.name) for p in listed)
+        for p in listed:
+            print(f"{p.name:<{width}}  {p.description}")
         return 0
     if args.target is None:
         raise LoomError("loom adg: give a preset name, `check FILE` or --list")

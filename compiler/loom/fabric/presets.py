@@ -1,10 +1,10 @@
 """Named ADG presets: integer chess-mesh fabrics for the kernels our lowering emits.
 
 Names: `chess-<R>x<C>` plus a memory suffix: none, `-ext<N>` (N extmemories
-with one load and one store lane each, untagged) or `-ext<N>x<L>` (N
-extmemories with L load lanes and one store lane, tagged, with LOOM's tag
-bridges). Sizes 2x2, 4x4, 8x8 and 16x16; `preset(name)` also builds any
-other size or memory count of the same grammar.
+with one load and one store lane each, untagged) or `-ext<N>x<L>[s<S>]` (N
+extmemories with L load lanes and S store lanes, default 1, tagged, with
+LOOM's tag bridges). Sizes 2x2, 4x4, 8x8 and 16x16; `preset(name)` also
+builds any other size or memory count of the same grammar.
 
 How the fabric was chosen:
 
@@ -49,6 +49,13 @@ How the fabric was chosen:
   depth) and div/rem (8, the least LOOM's RTL generator accepts).
 - Join: 4 inputs (a PE has 4 inputs), so `max_join_fanin` is 4 and the
   compiler legalizes wider joins into trees (seed 003).
+- Memories: a DFG memory binds to one hardware memory with at least its
+  lanes (mapper/techmap.py), and every C array is one extmemory. Measured
+  over the kernels/*.c with 1-D accesses: up to 6 arrays, 6 load lanes
+  (kmp) and 3 store lanes (clamp, fib64) on one array, most need at most 4
+  arrays of 4 load and 2 store lanes. The 2x2 and 4x4 meshes (at most 16
+  ops) host no kernel that needs more than two arrays, so only 8x8 and
+  16x16 get the larger variants (LARGE_MEMORY_VARIANTS), smallest first.
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
   over the bottom ones (LOOM's side spreading); extmemories alternate left
   and right sides, their request and response lanes spread on that side.
@@ -82,8 +89,11 @@ SIZES = (2, 4, 8, 16)
 WIDTH_NOTE = "64-bit network; i32, i64, index units; i1/i8/i16 compares and extensions"
 """What `loom adg --list` says of the widths (the module docstring has the why)."""
 MEMORY_VARIANTS = ("", "-ext1", "-ext2", "-ext2x2")
+LARGE_MEMORY_VARIANTS = ("-ext4", "-ext4x4s2", "-ext6x4s2", "-ext6x6s3")
+"""Extra variants of the sizes from LARGE_FROM on, in `--adg auto`'s order."""
+LARGE_FROM = 8
 
-_NAME = re.compile(r"^chess-(\d+)x(\d+)(?:-ext(\d+)(?:x(\d+))?)?$")
+_NAME = re.compile(r"^chess-(\d+)x(\d+)(?:-ext(\d+)(?:x(\d+)(?:s(\d+))?)?)?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -159,21 +169,31 @@ class ChessPreset:
     cols: int
     memories: int = 0
     load_lanes: int = 1
+    store_lanes: int = 1
+
+    @property
+    def tagged(self) -> bool:
+        return self.load_lanes > 1 or self.store_lanes > 1
 
     @property
     def name(self) -> str:
         suffix = ""
         if self.memories:
-            suffix = f"-ext{self.memories}" + (f"x{self.load_lanes}" if self.load_lanes > 1 else "")
+            suffix = f"-ext{self.memories}"
+            if self.tagged:
+                suffix += f"x{self.load_lanes}"
+            if self.store_lanes > 1:
+                suffix += f"s{self.store_lanes}"
         return f"chess-{self.rows}x{self.cols}{suffix}"
 
     @property
     def description(self) -> str:
         mem = "no memory"
         if self.memories:
-            lanes = (f"{self.load_lanes} tagged load lanes" if self.load_lanes > 1
-                     else "1 load lane")
-            mem = f"{self.memories} extmemory ({lanes}, 1 store lane)"
+            tag = "tagged " if self.tagged else ""
+            ld, st = self.load_lanes, self.store_lanes
+            mem = (f"{self.memories} extmemory ({ld} {tag}load lane{'s' * (ld > 1)}, "
+                   f"{st} store lane{'s' * (st > 1)})")
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}), "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, {mem}")
 
@@ -182,15 +202,17 @@ def parse_preset(name: str) -> ChessPreset:
     m = _NAME.match(name)
     if m is None:
         raise LoomError(f"unknown ADG preset '{name}' (see loom adg --list)")
-    rows, cols, mems, lanes = (int(g) if g else 0 for g in m.groups())
-    if rows < 1 or cols < 1 or (m.group(3) and mems < 1) or (m.group(4) and lanes < 1):
+    rows, cols, mems, lanes, stores = (int(g) if g else 0 for g in m.groups())
+    given = [(g, v) for g, v in zip(m.groups()[2:], (mems, lanes, stores)) if g]
+    if rows < 1 or cols < 1 or any(v < 1 for _, v in given):
         raise LoomError(f"ADG preset '{name}': sizes and counts must be at least 1")
-    return ChessPreset(rows, cols, mems, lanes or 1)
+    return ChessPreset(rows, cols, mems, lanes or 1, stores or 1)
 
 
 def presets() -> list[ChessPreset]:
-    """The named presets `loom adg --list` shows."""
-    return [parse_preset(f"chess-{n}x{n}{v}") for n in SIZES for v in MEMORY_VARIANTS]
+    """The named presets `loom adg --list` shows (smallest first: `--adg auto`'s order)."""
+    return [parse_preset(f"chess-{n}x{n}{v}") for n in SIZES
+            for v in MEMORY_VARIANTS + (LARGE_MEMORY_VARIANTS if n >= LARGE_FROM else ())]
 
 
 def preset(name: str) -> AdgBuilder:
@@ -214,7 +236,7 @@ def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
 
 def build_chess(p: ChessPreset) -> AdgBuilder:
     b = AdgBuilder(p.name.replace("-", "_"))
-    specs = [ExtMemorySpec(f"extmem_{k}", p.load_lanes, 1) for k in range(p.memories)]
+    specs = [ExtMemorySpec(f"extmem_{k}", p.load_lanes, p.store_lanes) for k in range(p.memories)]
     per_side = {"left": specs[0::2], "right": specs[1::2]}
     sides = {
         "top": SidePorts(inputs=spread(SCALAR_INPUTS, p.cols + 1)),
