@@ -14,7 +14,7 @@ from tb.fabric_runner import load_adg
 # the component tests' fabrics (pytest puts this directory on sys.path)
 import test_fabric_fifo
 import test_fabric_fu_mux
-import test_fabric_memory
+import test_fabric_memory_rtl
 import test_fabric_spatial_pe
 import test_fabric_spatial_sw
 import test_fabric_tags
@@ -22,7 +22,7 @@ import test_fabric_temporal_sw
 
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
                   "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
-                  "temporal_sw": test_fabric_temporal_sw.ADG, "memory": test_fabric_memory.ADG,
+                  "temporal_sw": test_fabric_temporal_sw.ADG, "memory": test_fabric_memory_rtl.ADG,
                   "fu_mux": test_fabric_fu_mux.ADG}
 
 
@@ -125,7 +125,7 @@ def test_top_ports_follow_the_contract():
 
 def test_extmemory_master_port_on_the_top():
     # the direct flow's memory protocol (templates/extmemory.sv.j2, tb/memory_agent.py)
-    rtl = fabric_rtl(load_adg(test_fabric_memory.ADG), "mems")
+    rtl = fabric_rtl(load_adg(test_fabric_memory_rtl.ADG), "mems")
     top = rtl.modules[-1].text
     for port in ("output logic ext_mem_req_valid", "input  logic ext_mem_req_ready",
                  "output logic [31:0] ext_mem_req_addr", "output logic [31:0] ext_mem_req_wdata",

@@ -56,6 +56,9 @@ class SimSetup:
     build: SimBuild
     build_seconds: float
     func: Operation
+    #: the bundle the golden run used; the traced rerun must see the same inputs
+    #: even when a test feeds the RTL another bundle (replace(s, bundle=...))
+    golden_bundle: Bundle
 
     @property
     def golden_tokens(self) -> int:
@@ -72,7 +75,7 @@ class SimSetup:
     def traced_golden(self) -> GoldenRun:
         """The golden run again, recording every channel's tokens: what a
         first-divergence report (or a per-loop count) needs. Run once, on demand."""
-        return run_dfg(self.func, self.bundle, str(self.inputs.dfg))
+        return run_dfg(self.func, self.golden_bundle, str(self.inputs.dfg))
 
 
 @dataclass
@@ -109,7 +112,7 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
     build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves,
                      quick=quick_build)
-    return SimSetup(inputs, bundle, golden, rtl, build, build.build(), func)
+    return SimSetup(inputs, bundle, golden, rtl, build, build.build(), func, bundle)
 
 
 def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = None,
