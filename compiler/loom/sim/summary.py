@@ -57,7 +57,7 @@ def fold(summary: StreamSummary, chunk: Sequence[Any]) -> StreamSummary:
     n = len(chunk)
     if n == 0:
         return summary
-    v = np.fromiter((0 if x is None else x for x in chunk), dtype=np.uint64, count=n)
+    v = _values(chunk)
     with np.errstate(over="ignore"):
         k = np.arange(summary.count, summary.count + n, dtype=np.uint64)
         z = v ^ (k * PHI64)
@@ -66,6 +66,18 @@ def fold(summary: StreamSummary, chunk: Sequence[Any]) -> StreamSummary:
         z ^= z >> np.uint64(31)
         digest = (summary.digest + int(np.sum(z, dtype=np.uint64))) & M64
     return StreamSummary(summary.count + n, digest)
+
+
+def _values(chunk: Sequence[Any]) -> np.ndarray:
+    """The chunk as uint64, control tokens (None) as 0. A channel carries either
+    values or control tokens, so the common cases convert in one C loop."""
+    n = len(chunk)
+    if chunk[0] is None and chunk.count(None) == n:
+        return np.zeros(n, dtype=np.uint64)
+    try:
+        return np.fromiter(chunk, dtype=np.uint64, count=n)
+    except TypeError:   # a mixed chunk (none in a real run): token by token
+        return np.fromiter((0 if x is None else x for x in chunk), dtype=np.uint64, count=n)
 
 
 def read_summary(path: Path) -> dict[int, RtlSummary]:
