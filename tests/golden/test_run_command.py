@@ -45,8 +45,8 @@ def test_sum_loop_matches_python(tmp_path, capsys, n):
 
 
 def test_no_traces_reports_each_channels_count_and_digest(tmp_path, capsys):
-    """--no-traces: the traced report's streams as loom.sim.summary digests them."""
-    from loom.sim.summary import summarize
+    """--no-traces: the traced report's streams as loom.stream_summary digests them."""
+    from loom.stream_summary import summarize
     bundle = _sum_bundle(100, sum(range(100)))
     _, _, traced = _run(tmp_path / "t", DATA / "sum_loop.dfg.mlir", bundle, capsys)
     status, out, report = _run(tmp_path / "s", DATA / "sum_loop.dfg.mlir", bundle, capsys,

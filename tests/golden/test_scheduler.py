@@ -187,7 +187,7 @@ def test_a_summary_mode_run_keeps_the_traced_runs_summaries_and_counts():
     """traced=False folds the traces every TICK firings (this loop makes several
     TICKs) and at the end: its summaries and counts are those of the traces."""
     from loom.golden.scheduler import TICK
-    from loom.sim.summary import summarize
+    from loom.stream_summary import summarize
     traced = run(*_loop_adding_invariant(50_000, False))
     g, ret = _loop_adding_invariant(50_000, False)
     folded = run(g, ret, traced=False)

@@ -3,7 +3,7 @@
 Token values are unsigned bit patterns of the channel's width (Python ints in
 [0, 2**w)); control tokens (`none` / `!handshake.control`) are `None`.
 A run that needs no trace folds it now and then into the channel's summary
-(loom.sim.summary): memory stays flat in the token count.
+(loom.stream_summary): memory stays flat in the token count.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from loom.sim.summary import StreamSummary, fold
+from loom.stream_summary import StreamSummary, fold
 
 
 class Channel:

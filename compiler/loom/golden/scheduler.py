@@ -18,7 +18,7 @@ from typing import Any
 
 from loom.golden.graph import Graph, Node
 from loom.golden.ops.constant import Source
-from loom.sim.summary import StreamSummary, summarize
+from loom.stream_summary import StreamSummary, summarize
 
 
 class FiringBudgetExceeded(Exception):
@@ -52,7 +52,7 @@ class Execution:
         return sum(self.counts.values())
 
     def summaries(self) -> dict[str, StreamSummary]:
-        """Each channel's summary (loom.sim.summary), in either mode."""
+        """Each channel's summary (loom.stream_summary), in either mode."""
         if self.traces is None:
             return self.folded
         return {name: summarize(t) for name, t in self.traces.items()}

@@ -33,7 +33,7 @@ from loom.sim.harness import MEM_MODEL, memory_ports, render_tb, run_plusargs
 from loom.sim.live import SimWatch
 from loom.sim.profiles import RunSettings
 from loom.sim.runner import SimBuild
-from loom.sim.summary import RtlSummary, StreamSummary, differing_channels, read_summary
+from loom.stream_summary import RtlSummary, StreamSummary, differing_channels, read_summary
 
 MAX_LINES = 12
 
@@ -119,7 +119,7 @@ def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = Non
              full_trace: bool = False) -> SimResult:
     """One simulation under `settings`, compared channel by channel with the golden run.
 
-    The run keeps per-channel summaries (loom.sim.summary) and records only the
+    The run keeps per-channel summaries (loom.stream_summary) and records only the
     result channels; when a summary differs or the run does not finish it is
     repeated, same seed, recording every transfer, and the report comes from
     the traces. `full_trace` records every transfer from the start; `progress` shows
@@ -145,7 +145,7 @@ def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = Non
     if run.full and run.differing and divergence is None:
         raise ToolFailure(f"the channel summaries of {s.build.top} differ from the golden "
                           f"ones on channels {run.differing} but the traces agree: a defect "
-                          "of LOOM's checker (loom.sim.summary), not of the RTL")
+                          "of LOOM's checker (loom.stream_summary), not of the RTL")
     finished = result["status"] == "finished"
     problems: list[str] = []
     if divergence is not None:

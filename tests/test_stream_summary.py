@@ -1,4 +1,4 @@
-"""Channel summaries (loom.sim.summary): the digest's definition, and the run
+"""Channel summaries (loom.stream_summary): the digest's definition, and the run
 that needs no trace when the RTL matches."""
 
 import json
@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from loom.cli import main
-from loom.sim.summary import StreamSummary, differing_channels, fold, RtlSummary, summarize
+from loom.stream_summary import StreamSummary, differing_channels, fold, RtlSummary, summarize
 
 M64 = (1 << 64) - 1
 
