@@ -10,7 +10,7 @@ import pytest
 from loom.cli import HANDLERS, main
 
 COMMAND_FLAGS = {
-    "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin"],
+    "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin", "--flat-memrefs"],
     "run": ["--bundle", "--stage", "--progress", "-o"],
     "rtl": ["-o", "--adg"],
     "sim": ["--bundle", "--seed", "--ideal", "--waves", "--trace", "-o"],

@@ -57,6 +57,9 @@ def _add_c_flags(p: argparse.ArgumentParser, kernel_optional: bool = False) -> N
     p.add_argument("--max-join-fanin", type=int, default=64, metavar="N",
                    help="largest handshake.join the target supports "
                         "(loom.adg_max_join_fanin; default 64)")
+    p.add_argument("--flat-memrefs", action="store_true",
+                   help="one index per memory access (a[i][j] as a[i*C + j], memrefs of "
+                        "rank 1), as a fabric's memories take; loom map always does this")
 
 
 def _add_progress(p: argparse.ArgumentParser, what: str) -> None:

@@ -42,7 +42,7 @@ def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
     given = Path(args.bundle) if getattr(args, "bundle", None) else None
     if kernel.name.endswith(".c"):
         arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir)
-        lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin)
+        lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin, _flat(args))
         return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,
                       bundle_is_native=given is None)
     bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
@@ -53,9 +53,14 @@ def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
         bundle = None
     if kernel.name.endswith(".scf.mlir"):
         dfg = out_dir / f"{name}.dfg.mlir"
-        lower(kernel, dfg, args.top, args.max_join_fanin)
+        lower(kernel, dfg, args.top, args.max_join_fanin, _flat(args))
         return Inputs(name, out_dir, dfg, bundle)
     if is_dfg_file(kernel):
         # LOOM's looser DFG form is normalized into out_dir (dfg_input.py).
         return Inputs(name, out_dir, prepare_dfg(kernel, out_dir, name), bundle)
     raise LoomError("expected a .c, .scf.mlir or .dfg.mlir file", Location(str(kernel)))
+
+
+def _flat(args: argparse.Namespace) -> bool:
+    """--flat-memrefs (loom map sets it: a fabric memory takes one address)."""
+    return bool(getattr(args, "flat_memrefs", False))

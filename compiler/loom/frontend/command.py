@@ -22,21 +22,23 @@ def compile_main(args: argparse.Namespace) -> int:
     name = kernel_name(kernel)
     out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
     fanin = getattr(args, "max_join_fanin", 64)
+    flat = bool(getattr(args, "flat_memrefs", False))
     if kernel.suffix != ".c" and not kernel.name.endswith(".scf.mlir"):
         raise LoomError("loom compile takes a .c or .scf.mlir file", Location(str(kernel)))
     print(f"loom compile {kernel} -> {out_dir}/", flush=True)
     if kernel.name.endswith(".scf.mlir"):
         # An SCF file is a valid entry point: only the DFG stage is left to run.
-        _lower(kernel, out_dir / f"{name}.dfg.mlir", args.top, fanin)
+        _lower(kernel, out_dir / f"{name}.dfg.mlir", args.top, fanin, flat)
         return 0
     arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir,
                           progress=_progress)
-    _lower(arts.scf_mlir, arts.dfg_mlir, arts.top, fanin)
+    _lower(arts.scf_mlir, arts.dfg_mlir, arts.top, fanin, flat)
     return 0
 
 
-def _lower(scf_mlir: Path, dfg_mlir: Path, top: str | None, max_join_fanin: int) -> None:
+def _lower(scf_mlir: Path, dfg_mlir: Path, top: str | None, max_join_fanin: int,
+           flat_memrefs: bool) -> None:
     """The SCF to DFG stage."""
     t = time.perf_counter()
-    lower(scf_mlir, dfg_mlir, top, max_join_fanin)
+    lower(scf_mlir, dfg_mlir, top, max_join_fanin, flat_memrefs)
     _progress("dfg", dfg_mlir, time.perf_counter() - t)

@@ -1,5 +1,6 @@
 """SCF to DFG for one function: control, memory, legalization, checks.
 
+    flat memrefs, for an ADG      (flat_memrefs.py)
     guard zero-trip loops         (zero_trip_guard.py)
     lower_region(body)            (region.py, for_loop.py, while_loop.py, if_else.py)
     per root memref: interface    (memory_interface.py)
@@ -30,6 +31,7 @@ from xdsl.ir import BlockArgument
 from loom.diagnostics import Location, LoomError
 from loom.dialects import handshake as hs
 from loom.lowering.builder import DfgBuilder
+from loom.lowering.flat_memrefs import flatten_memrefs
 from loom.lowering.invariant_check import check_invariants
 from loom.lowering.legalize import check_join_limit, insert_forks, legalize_joins
 from loom.lowering.memory_control import build_ctrl_done
@@ -60,7 +62,10 @@ def find_top(module: ModuleOp, top: str | None, filename: str) -> func_d.FuncOp:
     return funcs[0]
 
 
-def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str) -> LoweredFunction:
+def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
+                   flat_memrefs: bool = False) -> LoweredFunction:
+    if flat_memrefs:
+        flatten_memrefs(scf_func)
     guard_zero_trip_loops(scf_func)
     ftype = scf_func.function_type
     inputs = [*ftype.inputs.data, NoneType()]
@@ -108,21 +113,24 @@ def _return_location(scf_func: func_d.FuncOp):
 
 
 def lower_module(scf_module: ModuleOp, top: str | None, max_join_fanin: int,
-                 filename: str) -> tuple[ModuleOp, LoweredFunction]:
+                 filename: str, flat_memrefs: bool = False) -> tuple[ModuleOp, LoweredFunction]:
     check_join_limit(max_join_fanin, filename)
-    lowered = lower_function(find_top(scf_module, top, filename), max_join_fanin, filename)
+    lowered = lower_function(find_top(scf_module, top, filename), max_join_fanin, filename,
+                             flat_memrefs)
     module = ModuleOp([lowered.func])
     module.attributes[JOIN_FANIN_ATTR] = IntegerAttr(max_join_fanin, i64)
     return module, lowered
 
 
 def lower_file(scf_path: Path, dfg_path: Path, top: str | None = None,
-               max_join_fanin: int = 64) -> LoweredFunction:
-    """`<name>.scf.mlir` -> `<name>.dfg.mlir` (the compile stage)."""
+               max_join_fanin: int = 64, flat_memrefs: bool = False) -> LoweredFunction:
+    """`<name>.scf.mlir` -> `<name>.dfg.mlir` (the compile stage); `flat_memrefs`
+    when compiling for an ADG (one address per access)."""
     from loom.ir import load_module, print_module
 
     scf_module = load_module(scf_path)
-    module, lowered = lower_module(scf_module, top, max_join_fanin, str(scf_path))
+    module, lowered = lower_module(scf_module, top, max_join_fanin, str(scf_path),
+                                   flat_memrefs)
     dfg_path.parent.mkdir(parents=True, exist_ok=True)
     dfg_path.write_text(print_module(module))
     return lowered

@@ -4,7 +4,9 @@ ADG and write LOOM's map and config artifacts, `DIR/<dfg>.<adg>.*`.
 A is a .fabric.mlir file, a preset name (written to DIR first) or `auto`:
 the presets in `loom adg --list` order, the first the kernel maps onto
 (named in the output). The kernel is compiled for A: its joins are
-legalized to A's largest join fan-in (seed 003). A kernel that does not
+legalized to A's largest join fan-in (seed 003), and its memory accesses
+get one index each (a fabric memory has one address port per lane:
+lowering/flat_memrefs.py; a .dfg.mlir is taken as it is). A kernel that does not
 fit gets one line naming the constraint (LOOM's Cn label), the op or edge
 and its C line, and a fix; exit status 2; the partial map is still written.
 """
@@ -56,6 +58,7 @@ def _unsupported(module: ModuleOp, name: str) -> None:
 def _kernel_body(args: argparse.Namespace, fanin: int) -> tuple[Operation, str, str]:
     """(handshake.func, DFG file, kernel name) compiled for join fan-in `fanin`."""
     args.max_join_fanin = fanin if fanin >= 1 else NO_JOIN_LIMIT
+    args.flat_memrefs = True
     args.bundle = None
     inputs = prepare(args, need_bundle=False)
     func = find_func(load_dfg(inputs.dfg), args.top, str(inputs.dfg))
