@@ -22,7 +22,7 @@ from pathlib import Path
 
 from loom.frontend.driver import compile_kernel
 from loom.inputs import Inputs
-from loom.golden.loop_report import loop_streams
+from loom.golden.loop_report import innermost_loop
 from loom.lowering import lower
 from loom.sim.flow import run_seed, setup
 from loom.sim import profiles
@@ -31,12 +31,6 @@ ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
 WORK = ROOT / "gen" / "bench"
 TARGET = 500_000
-
-
-def _innermost_iterations(golden) -> int:
-    """Body iterations of the innermost loop (the deepest-numbered loop with iterations)."""
-    loops = [lp for lp in loop_streams(golden.graph) if lp.body]
-    return max((lp.body for lp in loops), default=0)
 
 
 LONG = {"bubble_sort": 256, "matmul": 24}   # kernel -> N of the scaled copy
@@ -67,7 +61,8 @@ def bench(name: str, seed: int, source: Path | None = None, tag: str = "") -> di
     stages["golden+rtl+build"] = time.perf_counter() - t_setup
     result = run_seed(s, profiles.for_seed(seed))
     r = result.report
-    inner = _innermost_iterations(s.traced_golden)
+    loop = innermost_loop(s.traced_golden.graph)
+    inner = loop.body if loop else 0
     return dict(name=name + tag, ok=result.passed, cycles=r["cycles"], tokens=r["tokens"],
                 inner=inner, per_iter=r["cycles"] / inner if inner else 0.0,
                 sim_s=r["seconds"]["simulate"], cps=r["cycles_per_second"],

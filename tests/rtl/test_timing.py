@@ -8,7 +8,7 @@ import pytest
 from loom.golden.run import find_func
 from loom.ir import parse_module
 from loom.rtl.netlist import build_netlist
-from loom.rtl.timing import channel_graph, ii_bound, loop_bounds, unit_timing
+from loom.rtl.timing import bound_through, channel_graph, ii_bound, loop_bounds, unit_timing
 from loom.rtl.units import FAMILIES, unit_spec
 
 # sum of i (or product) over 0..n-1: the accumulator is a carry whose next
@@ -132,3 +132,42 @@ def test_the_pipelined_bridge_as_its_template_builds_it():
     inputs = [("st_data", 0), ("st_addr", 0), ("ld_addr", 0), ("ld_addr", 1)]
     assert ready == {(i, ("ld_data", j)) for i in inputs for j in range(2)}
     assert all(a.ready_comb and not a.valid_comb for a in arcs if not a.flow)
+
+
+
+# two loops side by side: `m` multiplies its accumulator, `a` adds to it
+TWO_LOOPS = """
+handshake.func @two(%n: i32, %start: none) -> (i32, i32, none) {
+  %s0, %s1, %s2, %s3, %s4 = handshake.fork [5] %start : none
+  %n_m, %n_a = handshake.fork [2] %n : i32
+  %c0_m = handshake.constant %s0 {value = 1 : i32} : i32
+  %z0_m, %z1_m = handshake.fork [2] %c0_m : i32
+  %c1_m = handshake.constant %s1 {value = 1 : i32} : i32
+  %idx_m, %cont_m = dataflow.stream %z0_m, %c1_m, %n_m {step_op = "+=", cont_cond = "<"} : (i32, i32, i32) -> (i32, i1)
+  %g_m, %d_m, %b_m = handshake.fork [3] %cont_m : i1
+  %body_m, %after_m = dataflow.gate %idx_m, %g_m : i32, i1 -> i32, i1
+  %acc_m = dataflow.carry %d_m, %z1_m, %next_m : i1, i32, i32 -> i32
+  %t_m, %f_m = handshake.cond_br %b_m, %acc_m : i32
+  %next_m = arith.muli %t_m, %body_m : i32
+  %c0_a = handshake.constant %s2 {value = 0 : i32} : i32
+  %z0_a, %z1_a = handshake.fork [2] %c0_a : i32
+  %c1_a = handshake.constant %s3 {value = 1 : i32} : i32
+  %idx_a, %cont_a = dataflow.stream %z0_a, %c1_a, %n_a {step_op = "+=", cont_cond = "<"} : (i32, i32, i32) -> (i32, i1)
+  %g_a, %d_a, %b_a = handshake.fork [3] %cont_a : i1
+  %body_a, %after_a = dataflow.gate %idx_a, %g_a : i32, i1 -> i32, i1
+  %acc_a = dataflow.carry %d_a, %z1_a, %next_a : i1, i32, i32 -> i32
+  %t_a, %f_a = handshake.cond_br %b_a, %acc_a : i32
+  %next_a = arith.addi %t_a, %body_a : i32
+  handshake.return %f_m, %f_a, %s4 : i32, i32, none
+}
+"""
+
+def test_the_bound_through_a_channel_is_its_own_loops():
+    # ii_bound is the largest over the loops; a per-iteration count of one
+    # loop compares with that loop's bound only
+    net = _netlist(TWO_LOOPS)
+    latency = next(i.spec.params["latency"] for i in net.instances if i.spec.family == "muli")
+    assert ii_bound(net)[0] == Fraction(latency) > 1
+    assert bound_through(net, "next_m").value == Fraction(latency)
+    assert bound_through(net, "next_a").value == 1
+    assert bound_through(net, "n_a") is None

@@ -40,3 +40,9 @@ def loop_streams(graph: Graph) -> list[LoopStreams]:
         where = f" ({ch.producer.loc})" if ch.producer is not None and ch.producer.loc else ""
         out.append(LoopStreams(loop, where, falses, len(ch.trace), len(ch.trace) - falses))
     return out
+
+
+def innermost_loop(graph: Graph) -> LoopStreams | None:
+    """The loop whose body ran most often: in every nest, its innermost loop."""
+    return max((lp for lp in loop_streams(graph) if lp.body), key=lambda lp: lp.body,
+               default=None)

@@ -411,6 +411,16 @@ def ii_bound(net: Netlist | hs.FuncOp, filename: str = "<dfg>") -> tuple[Fractio
     return bounds[0].value, bounds[0].cycle
 
 
+def bound_through(net: Netlist, channel: str) -> LoopBound | None:
+    """The bound of the loop that carries the DFG channel named `channel`
+    (None when no loop does): the one loop a per-iteration count relates to,
+    where the largest bound may belong to a loop that iterates less."""
+    for b in loop_bounds(net):
+        if any((net.channels[c].copy_of or net.channels[c]).name == channel for c in b.channels):
+            return b
+    return None
+
+
 def combinational_cycles(net: Netlist) -> dict[str, list[str]]:
     """A cycle of channels whose valid (forward) or ready (backward) passes
     no register, per kind; empty when design.md section 5 holds."""
