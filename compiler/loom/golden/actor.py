@@ -1,8 +1,10 @@
 """The golden model's op contract: every DFG op is a Kahn actor.
 
 An actor sees its input channels and output channels as lists (operand order
-and result order of the MLIR op). `fire` applies the op's firing rule once:
-if the tokens it needs are present it consumes them, pushes its outputs and
+and result order of the MLIR op). Its semantics are its firing rules
+(`rules`, golden/rules.py): code fragments the scheduler inlines into one
+function per graph (golden/codegen.py). `fire` applies them once: if the
+tokens a rule needs are present it consumes them, pushes its outputs and
 returns True; otherwise it changes nothing and returns False. Channels are
 unbounded, so an actor never waits for space.
 
@@ -17,15 +19,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from loom.golden.channel import Channel
+from loom.golden.rules import FireFn, Rule, compile_fire
 
 
 class Actor:
     #: number of operands and results; set by subclasses or constructors
     n_in: int = 0
     n_out: int = 0
+    #: the attributes the rules assign (the op's state between firings)
+    assigns: tuple[str, ...] = ()
+    _fire: FireFn
+
+    def rules(self) -> list[Rule]:
+        """The firing rules, tried in order; none for an actor that only
+        overrides `fire` (the scheduler then calls it)."""
+        return []
 
     def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        raise NotImplementedError
+        fire = self.__dict__.get("_fire")
+        if fire is None:   # compiled once per actor: its rules are fixed at construction
+            fire = self._fire = compile_fire(tuple(self.rules()))
+        return fire(self, ins, outs)
 
     def idle(self) -> bool:
         """True when the actor is in its initial phase (quiescence check)."""

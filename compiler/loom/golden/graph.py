@@ -51,6 +51,9 @@ class Graph:
     #: widths of the function's token results
     result_widths: list[int] = field(default_factory=list)
     attributes: dict[str, Any] = field(default_factory=dict)
+    #: the scheduler's compiled step function (golden/codegen.py) and the node
+    #: count it was compiled for
+    compiled: tuple[int, Any] | None = field(default=None, repr=False, compare=False)
 
     def channel(self, name: str, width: int) -> Channel:
         if name in self.channels:

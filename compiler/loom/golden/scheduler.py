@@ -1,7 +1,8 @@
 """The deterministic scheduler: fires ready actors until nothing can fire.
 
-A worklist in program order; each node fires until blocked, then the
-consumers of what it produced are queued. After the run the graph must be
+Sweeps over the nodes in program order, each node firing until blocked,
+until a sweep fires nothing: the graph's compiled step function
+(golden/codegen.py) does the sweeps. After the run the graph must be
 quiescent: the function returned once, no channel holds a token and every
 state machine is back in its initial phase (seed 000's "one extra latched
 ctrl" is exactly such a leftover). Otherwise the problems name the channel,
@@ -11,11 +12,11 @@ the ops at both ends and their C lines.
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from loom.golden.codegen import StepFn, compile_graph
 from loom.golden.graph import Graph, Node
 from loom.golden.ops.constant import Source
 from loom.stream_summary import StreamSummary, summarize
@@ -96,69 +97,42 @@ def _token(v: Any) -> str:
 TICK = 1 << 16
 
 
-def _wakes(graph: Graph) -> list[tuple[int, ...]]:
-    """Per node (by position): the nodes to queue after it fired: the consumers
-    of its outputs, and the sources it took a token from (they refill)."""
-    index = {id(n): i for i, n in enumerate(graph.nodes)}
-    wakes = []
-    for node in graph.nodes:
-        woken = [index[id(ch.consumer)] for ch in node.outs if ch.consumer is not None]
-        woken += [index[id(ch.producer)] for ch in node.ins
-                  if ch.producer is not None and isinstance(ch.producer.actor, Source)]
-        wakes.append(tuple(dict.fromkeys(woken)))
-    return wakes
+def _step_function(graph: Graph) -> StepFn:
+    """The graph's compiled sweep, compiled once (a bundle's invocations reuse it)."""
+    if graph.compiled is None or graph.compiled[0] != len(graph.nodes):
+        graph.compiled = (len(graph.nodes), compile_graph(graph))
+    step: StepFn = graph.compiled[1]
+    return step
 
 
 def run(graph: Graph, return_node: Node, max_firings: int = 50_000_000,
         on_firings: Callable[[int], None] | None = None, traced: bool = True) -> Execution:
     """Run `graph` to quiescence (one invocation: its inputs are in their
     channels); `return_node` is its handshake.return. `on_firings(total)` is
-    called every TICK firings or so (progress). Without `traced` the channels'
+    called every TICK firings (progress). Without `traced` the channels'
     traces are folded into summaries every TICK firings and at the end (the
     Execution has summaries and counts, no traces)."""
     start = time.perf_counter()
     returns_before = return_node.firings
     nodes = graph.nodes
-    # the loop works on positions and flat lists: it runs once per node visit
-    fires = [n.actor.fire for n in nodes]
-    ports = [(n.ins, n.outs) for n in nodes]
-    wakes = _wakes(graph)
+    step = _step_function(graph)
     fired = [0] * len(nodes)
-    queued = [True] * len(nodes)
-    work: deque[int] = deque(range(len(nodes)))
-    pop, push = work.popleft, work.append
     total = 0
-    # one comparison per visit covers the budget and the progress tick
-    check_at = min(TICK, max_firings + 1)
     try:
-        while work:
-            i = pop()
-            queued[i] = False
-            fire, (ins, outs) = fires[i], ports[i]
-            if not fire(ins, outs):
-                continue
-            # a burst stops at the next check point: a node that could fire
-            # forever (a stream of step 0) still meets the budget
-            n, burst = 1, check_at - total
-            while n < burst and fire(ins, outs):
-                n += 1
-            fired[i] += n
-            total += n
-            if total >= check_at:
-                if total > max_firings:
-                    raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
-                if on_firings is not None:
-                    on_firings(total)
-                if not traced:
-                    fold_all(graph)
-                check_at = min(total + TICK, max_firings + 1)
-                if not queued[i]:       # its burst was cut short: it may fire again
-                    queued[i] = True
-                    push(i)
-            for j in wakes[i]:
-                if not queued[j]:
-                    queued[j] = True
-                    push(j)
+        while True:
+            # the step stops after `allowance` firings: a node that could fire
+            # forever (a stream of step 0) still meets the budget, exactly
+            allowance = min(TICK, max_firings + 1 - total)
+            left = step(allowance, fired)
+            total += allowance - left
+            if left:            # a sweep fired nothing: quiescent
+                break
+            if total > max_firings:
+                raise FiringBudgetExceeded(f"more than {max_firings} firings without quiescence")
+            if on_firings is not None:
+                on_firings(total)
+            if not traced:
+                fold_all(graph)
     finally:   # a model error (merge conflict, ...) still reports the firings so far
         for node, n in zip(nodes, fired):
             node.firings += n

@@ -5,48 +5,51 @@ Corner cases MLIR leaves undefined are fixed here, and the RTL matches them:
 division by zero gives all ones (divui, divsi) and the dividend (remui,
 remsi); divsi INT_MIN / -1 gives INT_MIN and remsi 0; a shift by >= w gives 0
 (shli, shrui) or the sign bit everywhere (shrsi).
+
+Each op states its result as a Python expression of its operands (`expr`,
+see golden/rules.py); the rare, longer ones call their `compute`. Signed
+comparisons xor both patterns with the sign bit, which orders w-bit patterns
+as their two's-complement readings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 from loom.golden.values import signed
+
+
+def _sign_bit(width: int) -> int:
+    return 1 << (width - 1) if width else 0
 
 
 class _Join(Actor):
     """An n-operand, one-result function fired with join semantics."""
 
     n_out = 1
+    #: the operands' names in `expr`, and the result as an expression of them
+    args: tuple[str, ...] = ()
+    expr = ""
 
-    def compute(self, *args: int) -> int:
-        raise NotImplementedError
-
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        for ch in ins:
-            if not ch.q:
-                return False
-        outs[0].push(self.compute(*[ch.pop() for ch in ins]))
-        return True
+    def rules(self) -> list[Rule]:
+        pops = [f"{a} = pop{i}()" for i, a in enumerate(self.args)]
+        return [rule(ready(range(self.n_in)), *pops, f"push0({self.expr})")]
 
 
 class _Binary(_Join):
     n_in = 2
+    args = ("a", "b")
+    expr = "self.compute(a, b)"
 
     def __init__(self, width: int):
         if width < 1:
             raise ValueError("integer width must be at least 1")
         self.width = width
         self.mask = (1 << width) - 1
+        self.sign = _sign_bit(width)
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        a, b = ins   # _Join.fire for two operands, without its list (runs per token)
-        if not (a.q and b.q):
-            return False
-        outs[0].push(self.compute(a.pop(), b.pop()))
-        return True
+    def compute(self, a: int, b: int) -> int:
+        raise NotImplementedError
 
 
 def _s(v: int, w: int) -> int:
@@ -59,23 +62,19 @@ def _trunc_div(a: int, b: int) -> int:
 
 
 class AddI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return (a + b) & self.mask
+    expr = "(a + b) & self.mask"
 
 
 class SubI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return (a - b) & self.mask
+    expr = "(a - b) & self.mask"
 
 
 class MulI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return (a * b) & self.mask
+    expr = "(a * b) & self.mask"
 
 
 class DivUI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return self.mask if b == 0 else a // b
+    expr = "self.mask if b == 0 else a // b"
 
 
 class DivSI(_Binary):
@@ -86,8 +85,7 @@ class DivSI(_Binary):
 
 
 class RemUI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return a if b == 0 else a % b
+    expr = "a if b == 0 else a % b"
 
 
 class RemSI(_Binary):
@@ -99,28 +97,23 @@ class RemSI(_Binary):
 
 
 class AndI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return a & b
+    expr = "a & b"
 
 
 class OrI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return a | b
+    expr = "a | b"
 
 
 class XOrI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return a ^ b
+    expr = "a ^ b"
 
 
 class ShLI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return 0 if b >= self.width else (a << b) & self.mask
+    expr = "0 if b >= self.width else (a << b) & self.mask"
 
 
 class ShRUI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return 0 if b >= self.width else a >> b
+    expr = "0 if b >= self.width else a >> b"
 
 
 class ShRSI(_Binary):
@@ -129,36 +122,33 @@ class ShRSI(_Binary):
 
 
 class MinSI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return a if _s(a, self.width) <= _s(b, self.width) else b
+    expr = "a if a ^ self.sign <= b ^ self.sign else b"
 
 
 class MaxSI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return a if _s(a, self.width) >= _s(b, self.width) else b
+    expr = "a if a ^ self.sign >= b ^ self.sign else b"
 
 
 class MinUI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return min(a, b)
+    expr = "a if a <= b else b"
 
 
 class MaxUI(_Binary):
-    def compute(self, a: int, b: int) -> int:
-        return max(a, b)
+    expr = "a if a >= b else b"
 
 
-_PREDICATES: dict[str, Callable[[int, int, int], bool]] = {
-    "eq": lambda a, b, w: a == b,
-    "ne": lambda a, b, w: a != b,
-    "slt": lambda a, b, w: _s(a, w) < _s(b, w),
-    "sle": lambda a, b, w: _s(a, w) <= _s(b, w),
-    "sgt": lambda a, b, w: _s(a, w) > _s(b, w),
-    "sge": lambda a, b, w: _s(a, w) >= _s(b, w),
-    "ult": lambda a, b, w: a < b,
-    "ule": lambda a, b, w: a <= b,
-    "ugt": lambda a, b, w: a > b,
-    "uge": lambda a, b, w: a >= b,
+#: each predicate as a test of the operand patterns a and b
+_TESTS: dict[str, str] = {
+    "eq": "a == b",
+    "ne": "a != b",
+    "slt": "a ^ self.sign < b ^ self.sign",
+    "sle": "a ^ self.sign <= b ^ self.sign",
+    "sgt": "a ^ self.sign > b ^ self.sign",
+    "sge": "a ^ self.sign >= b ^ self.sign",
+    "ult": "a < b",
+    "ule": "a <= b",
+    "ugt": "a > b",
+    "uge": "a >= b",
 }
 #: MLIR's arith.cmpi predicate numbering
 PREDICATE_NAMES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -167,55 +157,52 @@ PREDICATE_NAMES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", 
 class CmpI(_Binary):
     def __init__(self, predicate: str, width: int):
         super().__init__(width)
-        if predicate not in _PREDICATES:
+        if predicate not in _TESTS:
             raise ValueError(f"cmpi predicate {predicate!r} is not one of {' '.join(PREDICATE_NAMES)}")
         self.predicate = predicate
-        self._test = _PREDICATES[predicate]
-
-    def compute(self, a: int, b: int) -> int:
-        return int(self._test(a, b, self.width))
+        self.expr = f"1 if {_TESTS[predicate]} else 0"
 
 
 class Select(_Join):
     n_in = 3  # cond, true value, false value
+    args = ("c", "t", "f")
+    expr = "t if c else f"
 
     def __init__(self, width: int):
         self.width = width
 
-    def compute(self, c: int, t: int, f: int) -> int:
-        return t if c else f
-
 
 class _Cast(_Join):
     n_in = 1
+    args = ("a",)
 
     def __init__(self, width_in: int, width_out: int):
         self.width_in, self.width_out = width_in, width_out
         self.mask = (1 << width_out) - 1
+        self.sign_in = _sign_bit(width_in)
+
+
+#: a width_in-bit pattern sign-extended (its signed reading), then wrapped
+_SEXT = "((a ^ self.sign_in) - self.sign_in) & self.mask"
 
 
 class ExtSI(_Cast):
-    def compute(self, a: int) -> int:
-        return _s(a, self.width_in) & self.mask
+    expr = _SEXT
 
 
 class ExtUI(_Cast):
-    def compute(self, a: int) -> int:
-        return a
+    expr = "a"
 
 
 class TruncI(_Cast):
-    def compute(self, a: int) -> int:
-        return a & self.mask
+    expr = "a & self.mask"
 
 
 class IndexCast(_Cast):
     """arith.index_cast: sign-extends when widening, truncates when narrowing."""
 
-    def compute(self, a: int) -> int:
-        return _s(a, self.width_in) & self.mask
+    expr = _SEXT
 
 
 class IndexCastUI(_Cast):
-    def compute(self, a: int) -> int:
-        return a & self.mask
+    expr = "a & self.mask"

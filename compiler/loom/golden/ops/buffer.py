@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 
 class Buffer(Actor):
@@ -18,8 +16,5 @@ class Buffer(Actor):
             raise ValueError(f"buffer kind {kind!r} is not seq or fifo")
         self.slots, self.kind = slots, kind
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        outs[0].push(ins[0].pop())
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule("in0", "v = pop0()", "push0(v)")]

@@ -10,36 +10,30 @@ from collections.abc import Sequence
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 NEED_INIT, NEED_COND, NEED_LOOP = "NeedInit", "NeedCond", "NeedLoop"
 
 
 class Carry(Actor):
     n_in, n_out = 3, 1  # d, a, b -> o
+    assigns = ("state",)
 
     def __init__(self) -> None:
         self.state = NEED_INIT
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        d, a, b = ins
-        if self.state is NEED_INIT:
-            if not a.q:
-                return False
-            outs[0].push(a.pop())
-            self.state = NEED_COND
-        elif self.state is NEED_COND:
-            if not d.q:
-                return False
-            self.state = NEED_LOOP if d.pop() else NEED_INIT
-        else:
-            if not b.q:
-                return False
-            outs[0].push(b.pop())
-            self.state = NEED_COND
-        return True
+    def rules(self) -> list[Rule]:
+        return [
+            rule("self.state == 'NeedInit' and in1",
+                 "v = pop1()", "push0(v)", "self.state = 'NeedCond'"),
+            rule("self.state == 'NeedCond' and in0",
+                 "self.state = 'NeedLoop' if pop0() else 'NeedInit'"),
+            rule("self.state == 'NeedLoop' and in2",
+                 "v = pop2()", "push0(v)", "self.state = 'NeedCond'"),
+        ]
 
     def idle(self) -> bool:
-        return self.state is NEED_INIT
+        return self.state == NEED_INIT
 
     def phase(self) -> str:
         return self.state

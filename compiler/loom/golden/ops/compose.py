@@ -9,9 +9,10 @@ meaning in a token model; the builder rejects them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 
 
 def pack(fields: Sequence[int], widths: Sequence[int]) -> int:
@@ -36,19 +37,16 @@ class Compose(Actor):
     def __init__(self, widths: Sequence[int]):
         self.widths = tuple(widths)
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        outs[0].push(pack(ins[0].pop(), self.widths))
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule("in0", "push0(self.convert(pop0()))")]
+
+    def convert(self, token: Any) -> Any:
+        return pack(token, self.widths)
 
 
 class Decompose(Compose):
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        outs[0].push(unpack(ins[0].pop(), self.widths))
-        return True
+    def convert(self, token: Any) -> Any:
+        return unpack(token, self.widths)
 
 
 class Unbundle(Actor):
@@ -59,15 +57,13 @@ class Unbundle(Actor):
     def __init__(self, n_extras: int):
         self.n_out = 2 + n_extras
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        token = ins[0].pop()
-        fields = token if isinstance(token, tuple) else (token,)
-        outs[0].push(None)
-        for out, f in zip(outs[1:], fields):
-            out.push(f)
-        return True
+    def rules(self) -> list[Rule]:
+        # as zip(outputs, fields): a token with fewer fields feeds fewer outputs
+        fields = [line for k in range(self.n_out - 1)
+                  for line in (f"if len(fields) > {k}:", f"    push{k + 1}(fields[{k}])")]
+        return [rule("in0", "token = pop0()",
+                     "fields = token if isinstance(token, tuple) else (token,)",
+                     "push0(None)", *fields)]
 
 
 class Bundle(Actor):
@@ -78,11 +74,7 @@ class Bundle(Actor):
     def __init__(self, n_extras: int):
         self.n_in = 2 + n_extras
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        for ch in ins:
-            if not ch.q:
-                return False
-        ins[0].pop()
-        fields = tuple(ch.pop() for ch in ins[1:])
-        outs[0].push(fields if len(fields) > 1 else fields[0])
-        return True
+    def rules(self) -> list[Rule]:
+        fields = ", ".join(f"pop{k}()" for k in range(1, self.n_in))
+        token = f"({fields},)" if self.n_in > 2 else fields
+        return [rule(ready(range(self.n_in)), "pop0()", f"push0({token})")]

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 
 class Constant(Actor):
@@ -14,12 +12,8 @@ class Constant(Actor):
     def __init__(self, value: int):
         self.value = value
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        ins[0].pop()
-        outs[0].push(self.value)
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule("in0", "pop0()", "push0(self.value)")]
 
 
 class Source(Actor):
@@ -31,18 +25,12 @@ class Source(Actor):
 
     n_in, n_out = 0, 1
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if outs[0].q:
-            return False
-        outs[0].push(None)
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule("not out0", "push0(None)")]
 
 
 class Sink(Actor):
     n_in, n_out = 1, 0
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        ins[0].pop()
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule("in0", "pop0()")]

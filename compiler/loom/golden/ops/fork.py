@@ -6,10 +6,8 @@ in hardware timing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 
 class Fork(Actor):
@@ -20,13 +18,8 @@ class Fork(Actor):
             raise ValueError("fork needs at least one output")
         self.n_out = n
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        value = ins[0].pop()
-        for out in outs:
-            out.push(value)
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule("in0", "v = pop0()", *(f"push{j}(v)" for j in range(self.n_out)))]
 
 
 class LazyFork(Fork):

@@ -7,33 +7,29 @@ terminating false emits only after_cond = false; a lone false emits nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 
 
 class Gate(Actor):
     n_in, n_out = 2, 2
+    assigns = ("need_next",)
 
     def __init__(self) -> None:
         self.need_next = False  # False: NeedHead, True: NeedNext
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not (ins[0].q and ins[1].q):
-            return False
-        value, cond = ins[0].pop(), ins[1].pop()
-        if not self.need_next:
-            if cond:
-                outs[0].push(value)
-                self.need_next = True
-        elif cond:
-            outs[0].push(value)
-            outs[1].push(1)
-        else:
-            outs[1].push(0)
-            self.need_next = False
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule(ready([0, 1]), "value = pop0()", "cond = pop1()",
+                     "if not self.need_next:",
+                     "    if cond:",
+                     "        push0(value)",
+                     "        self.need_next = True",
+                     "elif cond:",
+                     "    push0(value)",
+                     "    push1(1)",
+                     "else:",
+                     "    push1(0)",
+                     "    self.need_next = False")]
 
     def idle(self) -> bool:
         return not self.need_next

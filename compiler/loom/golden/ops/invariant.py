@@ -11,31 +11,24 @@ from typing import Any
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 
 class Invariant(Actor):
     n_in, n_out = 2, 1  # d, a -> o
+    assigns = ("need_cond", "stored")
 
     def __init__(self) -> None:
         self.need_cond = False
         self.stored: Any = None
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        d, a = ins
-        if not self.need_cond:
-            if not a.q:
-                return False
-            self.stored = a.pop()
-            outs[0].push(self.stored)
-            self.need_cond = True
-        else:
-            if not d.q:
-                return False
-            if d.pop():
-                outs[0].push(self.stored)
-            else:
-                self.need_cond = False
-        return True
+    def rules(self) -> list[Rule]:
+        return [
+            rule("not self.need_cond and in1",
+                 "self.stored = pop1()", "push0(self.stored)", "self.need_cond = True"),
+            rule("self.need_cond and in0",
+                 "if pop0():", "    push0(self.stored)", "else:", "    self.need_cond = False"),
+        ]
 
     def idle(self) -> bool:
         return not self.need_cond

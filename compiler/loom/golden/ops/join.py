@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 
 
 class Join(Actor):
@@ -16,11 +14,6 @@ class Join(Actor):
             raise ValueError("join needs at least one input")
         self.n_in = n
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        for ch in ins:
-            if not ch.q:
-                return False
-        for ch in ins:
-            ch.pop()
-        outs[0].push(None)
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule(ready(range(self.n_in)),
+                     *(f"pop{i}()" for i in range(self.n_in)), "push0(None)")]

@@ -2,7 +2,8 @@
 
 Operands: addr * rank, data_from_mem, ctrl. Results: data_to_comp,
 addr_to_mem * rank. The two halves are independent (as in CIRCT): the
-address half fires on (addresses, ctrl), the data half on data_from_mem.
+address half fires on (addresses, ctrl), the data half on data_from_mem;
+each half is a firing of its own.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 
 
 class Load(Actor):
@@ -19,19 +21,13 @@ class Load(Actor):
         self.n_in = rank + 2
         self.n_out = rank + 1
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        fired = False
-        data_in = ins[self.rank]
-        if data_in.q:
-            outs[0].push(data_in.pop())
-            fired = True
-        addr_ins, ctrl = ins[:self.rank], ins[self.rank + 1]
-        if ctrl.q and all(ch.q for ch in addr_ins):
-            ctrl.pop()
-            for src, dst in zip(addr_ins, outs[1:]):
-                dst.push(src.pop())
-            fired = True
-        return fired
+    def rules(self) -> list[Rule]:
+        r = self.rank
+        return [
+            rule(f"in{r}", f"v = pop{r}()", "push0(v)"),        # the data half
+            rule(ready([r + 1, *range(r)]), f"pop{r + 1}()",    # the address half
+                 *(line for i in range(r) for line in (f"v = pop{i}()", f"push{i + 1}(v)"))),
+        ]
 
     def waiting_on(self, ins: Sequence[Channel]) -> list[int]:
         addr_side = [i for i in range(self.rank) if not ins[i].q]
@@ -48,12 +44,8 @@ class Store(Actor):
         self.n_in = rank + 2
         self.n_out = rank + 1
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        for ch in ins:
-            if not ch.q:
-                return False
-        for src, dst in zip(ins[:self.rank], outs[1:]):
-            dst.push(src.pop())
-        outs[0].push(ins[self.rank].pop())
-        ins[self.rank + 1].pop()
-        return True
+    def rules(self) -> list[Rule]:
+        r = self.rank
+        return [rule(ready(range(r + 2)),
+                     *(line for i in range(r) for line in (f"v = pop{i}()", f"push{i + 1}(v)")),
+                     f"v = pop{r}()", "push0(v)", f"pop{r + 1}()")]

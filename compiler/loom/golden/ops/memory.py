@@ -16,6 +16,7 @@ from math import prod
 from loom.addressing import Address, row_major
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 from loom.golden.values import INDEX_WIDTH, signed
 
 
@@ -39,7 +40,7 @@ class Memory(Actor):
         self.n_in = st * (1 + self.rank) + ld * self.rank
         self.n_out = ld + st + ld
         r = self.rank
-        # operand positions per port, computed once: fire runs per token
+        # operand positions per port
         #   store s: (data operand, address operands, done result)
         #   load j:  (address operands, data result, done result)
         self._stores = [(s * (1 + r), tuple(range(s * (1 + r) + 1, (s + 1) * (1 + r))), ld + s)
@@ -47,17 +48,22 @@ class Memory(Actor):
         base = st * (1 + r)
         self._loads = [(tuple(range(base + j * r, base + (j + 1) * r)), j, ld + st + j)
                        for j in range(ld)]
-        self.reads = self.writes = 0
         #: operand index of a port's first address -> its first stray address
         self.strays: dict[int, Address] = {}
 
-    def _flat(self, port: int, addr: list[int]) -> int:
-        flat = 0
-        for a, d in zip(addr, self.shape):
-            if a >= d:    # as an unsigned pattern: negative, or past its own extent
-                return self._checked_flat(port, addr)
-            flat = flat * d + a
-        return flat
+    def _address(self, addr_at: tuple[int, ...]) -> list[str]:
+        """Statements that take a port's address operands and set `at` to the
+        element they select: row-major when every index is inside its extent
+        (as an unsigned pattern: not negative, not past it), else _checked_flat."""
+        names = [f"a{i}" for i in range(len(addr_at))]
+        if not names:
+            return ["at = 0"]
+        flat = names[0]
+        for a, d in zip(names[1:], self.shape[1:]):
+            flat = f"({flat}) * {d} + {a}"
+        inside = " and ".join(f"{a} < {d}" for a, d in zip(names, self.shape))
+        return [*(f"{a} = pop{k}()" for a, k in zip(names, addr_at)),
+                f"at = {flat} if {inside} else self._checked_flat({addr_at[0]}, [{', '.join(names)}])"]
 
     def _checked_flat(self, port: int, addr: list[int]) -> int:
         """The element of an access outside some extent: an error, or a stray to warn about."""
@@ -68,25 +74,15 @@ class Memory(Actor):
             self.strays.setdefault(port, at)
         return at.flat
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        """Serves at most one request per port (stores first, then loads)."""
-        fired = False
-        for data_at, addr_at, done_at in self._stores:
-            if ins[data_at].q and all([ins[k].q for k in addr_at]):
-                data = ins[data_at].pop()
-                addr = [ins[k].pop() for k in addr_at]
-                self.storage[self._flat(addr_at[0], addr)] = data
-                outs[done_at].push(None)
-                self.writes += 1
-                fired = True
-        for addr_at, data_at, done_at in self._loads:
-            if all([ins[k].q for k in addr_at]):
-                addr = [ins[k].pop() for k in addr_at]
-                outs[data_at].push(self.storage[self._flat(addr_at[0], addr)])
-                outs[done_at].push(None)
-                self.reads += 1
-                fired = True
-        return fired
+    def rules(self) -> list[Rule]:
+        """One rule per port (stores first): a firing serves one request."""
+        stores = [rule(ready([data_at, *addr_at]), f"data = pop{data_at}()",
+                       *self._address(addr_at), "self.storage[at] = data", f"push{done_at}(None)")
+                  for data_at, addr_at, done_at in self._stores]
+        loads = [rule(ready(addr_at), *self._address(addr_at), "data = self.storage[at]",
+                      f"push{data_at}(data)", f"push{done_at}(None)")
+                 for addr_at, data_at, done_at in self._loads]
+        return stores + loads
 
     def waiting_on(self, ins: Sequence[Channel]) -> list[int]:
         return []  # a memory port only serves requests; it never blocks the graph

@@ -7,20 +7,15 @@ inputs to be mutually exclusive and reports a violation instead of choosing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 
 class MergeConflict(Exception):
     """Two inputs of a merge held tokens at once: the result would be timing dependent."""
-
-
-def _pick(ins: Sequence[Channel]) -> int | None:
-    ready = [i for i, ch in enumerate(ins) if ch.q]
-    if len(ready) > 1:
-        raise MergeConflict(f"inputs {ready} hold tokens at the same time")
-    return ready[0] if ready else None
 
 
 class Merge(Actor):
@@ -31,12 +26,24 @@ class Merge(Actor):
             raise ValueError("merge needs at least one input")
         self.n_in = n
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        i = _pick(ins)
-        if i is None:
-            return False
-        outs[0].push(ins[i].pop())
-        return True
+    def rules(self) -> list[Rule]:
+        queues = [f"in{k}" for k in range(self.n_in)]
+        return [self._take(i, queues) for i in range(self.n_in)]
+
+    def _take(self, i: int, queues: list[str]) -> Rule:
+        """Input i fires alone; with another input holding a token, a conflict."""
+        others = [q for k, q in enumerate(queues) if k != i]
+        check = [f"if {' or '.join(others)}:",
+                 f"    self.conflict([{', '.join(queues)}])"] if others else []
+        return rule(f"in{i}", *check, f"v = pop{i}()", *self.emit(i))
+
+    def emit(self, i: int) -> list[str]:
+        """What a firing on input i pushes (its token is v)."""
+        return ["push0(v)"]
+
+    def conflict(self, queues: Sequence[Any]) -> None:
+        ready = [i for i, q in enumerate(queues) if q]
+        raise MergeConflict(f"inputs {ready} hold tokens at the same time")
 
     def waiting_on(self, ins: Sequence[Channel]) -> list[int]:
         return [] if any(ch.q for ch in ins) else list(range(len(ins)))
@@ -47,10 +54,5 @@ class ControlMerge(Merge):
 
     n_out = 2
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        i = _pick(ins)
-        if i is None:
-            return False
-        outs[0].push(ins[i].pop())
-        outs[1].push(i)
-        return True
+    def emit(self, i: int) -> list[str]:
+        return ["push0(v)", f"push1({i})"]

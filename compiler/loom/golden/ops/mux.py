@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.rules import Rule, rule
 
 
 class MuxSelectOutOfRange(Exception):
@@ -20,18 +21,15 @@ class Mux(Actor):
             raise ValueError("mux needs at least one data input")
         self.n_in = n + 1
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        if not ins[0].q:
-            return False
-        sel = ins[0].q[0]
-        if not 0 <= sel < self.n_in - 1:
-            raise MuxSelectOutOfRange(f"select {sel} with {self.n_in - 1} data inputs")
-        data = ins[1 + sel]
-        if not data.q:
-            return False
-        ins[0].pop()
-        outs[0].push(data.pop())
-        return True
+    def rules(self) -> list[Rule]:
+        """Data input j fires when the select (not taken before) says j."""
+        n = self.n_in - 1
+        return [*(rule(f"in0 and in0[0] == {j} and in{1 + j}", "pop0()", f"v = pop{1 + j}()",
+                       "push0(v)") for j in range(n)),
+                rule(f"in0 and not 0 <= in0[0] < {n}", "self.out_of_range(in0[0])")]
+
+    def out_of_range(self, sel: int) -> None:
+        raise MuxSelectOutOfRange(f"select {sel} with {self.n_in - 1} data inputs")
 
     def waiting_on(self, ins: Sequence[Channel]) -> list[int]:
         if not ins[0].q:

@@ -7,35 +7,32 @@ false cont returns to phase A. A loop of N iterations gives N + 1 pairs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
-from loom.golden.values import INDEX_WIDTH, signed, wrap
+from loom.golden.rules import Rule, ready, rule
+from loom.golden.values import INDEX_WIDTH
 
 STEP_OPS = ("+=", "-=", "*=", "/=", "<<=", ">>=")
 CONT_CONDS = ("<", "<=", ">", ">=", "!=")
 
-# Index arithmetic is signed (MLIR index/integer loop bounds are signed).
-_STEP: dict[str, Callable[[int, int], int]] = {
-    "+=": lambda x, s: x + s,
-    "-=": lambda x, s: x - s,
-    "*=": lambda x, s: x * s,
-    "/=": lambda x, s: 0 if s == 0 else abs(x) // abs(s) * (1 if (x < 0) == (s < 0) else -1),
-    "<<=": lambda x, s: x << s if 0 <= s < 128 else 0,
-    ">>=": lambda x, s: x >> s if s >= 0 else x,
+# Index arithmetic is signed (MLIR index/integer loop bounds are signed):
+# the next index from x and the step s, and the continue test of x and the bound b.
+_STEP: dict[str, str] = {
+    "+=": "x + s",
+    "-=": "x - s",
+    "*=": "x * s",
+    "/=": "(0 if s == 0 else abs(x) // abs(s) * (1 if (x < 0) == (s < 0) else -1))",
+    "<<=": "(x << s if 0 <= s < 128 else 0)",
+    ">>=": "(x >> s if s >= 0 else x)",
 }
-_COND: dict[str, Callable[[int, int], bool]] = {
-    "<": lambda x, b: x < b,
-    "<=": lambda x, b: x <= b,
-    ">": lambda x, b: x > b,
-    ">=": lambda x, b: x >= b,
-    "!=": lambda x, b: x != b,
-}
+_COND: dict[str, str] = {c: f"x {c} b" for c in CONT_CONDS}
 
 
 class Stream(Actor):
     n_in, n_out = 3, 2
+    assigns = ("active", "next_idx", "step", "bound")
 
     def __init__(self, step_op: str, cont_cond: str, width: int = INDEX_WIDTH):
         if step_op not in STEP_OPS:
@@ -43,30 +40,26 @@ class Stream(Actor):
         if cont_cond not in CONT_CONDS:
             raise ValueError(f"cont_cond {cont_cond!r} is not one of {' '.join(CONT_CONDS)}")
         self.step_op, self.cont_cond, self.width = step_op, cont_cond, width
-        self._step = _STEP[step_op]
-        self._cond = _COND[cont_cond]
+        self.mask = (1 << width) - 1
+        self.sign = 1 << (width - 1)
         self.active = False
         self.next_idx = self.step = self.bound = 0
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        w = self.width
-        if not self.active:  # phase A: activation
-            if not (ins[0].q and ins[1].q and ins[2].q):
-                return False
-            self.next_idx = signed(ins[0].pop(), w)
-            self.step = signed(ins[1].pop(), w)
-            self.bound = signed(ins[2].pop(), w)
-            self.active = True
-        # phase B: one (idx, cont) pair
-        cont = self._cond(self.next_idx, self.bound)
-        outs[0].push(wrap(self.next_idx, w))
-        outs[1].push(int(cont))
-        if cont:
-            self.next_idx = signed(wrap(self._step(self.next_idx, self.step), w), w)
-        else:
-            self.active = False
-        return True
-
+    def rules(self) -> list[Rule]:
+        # a w-bit pattern's signed reading: xor with the sign bit, minus it
+        signed = "(pop{}() ^ self.sign) - self.sign".format
+        activate = ["self.next_idx = " + signed(0), "self.step = " + signed(1),
+                    "self.bound = " + signed(2), "self.active = True"]
+        emit = ["x, s, b = self.next_idx, self.step, self.bound",
+                "push0(x & self.mask)",
+                f"if {_COND[self.cont_cond]}:",
+                "    push1(1)",
+                f"    self.next_idx = ((({_STEP[self.step_op]}) & self.mask) ^ self.sign) - self.sign",
+                "else:",
+                "    push1(0)",
+                "    self.active = False"]
+        return [rule(f"not self.active and {ready([0, 1, 2])}", *activate, *emit),  # phase A
+                rule("self.active", *emit)]                                          # phase B
     def idle(self) -> bool:
         return not self.active
 

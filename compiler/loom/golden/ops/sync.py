@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from loom.golden.actor import Actor
-from loom.golden.channel import Channel
+from loom.golden.rules import Rule, ready, rule
 
 
 class Sync(Actor):
@@ -14,10 +12,6 @@ class Sync(Actor):
             raise ValueError("sync needs at least one input")
         self.n_in = self.n_out = n
 
-    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
-        for ch in ins:
-            if not ch.q:
-                return False
-        for src, dst in zip(ins, outs):
-            dst.push(src.pop())
-        return True
+    def rules(self) -> list[Rule]:
+        return [rule(ready(range(self.n_in)),
+                     *(line for i in range(self.n_in) for line in (f"v = pop{i}()", f"push{i}(v)")))]
