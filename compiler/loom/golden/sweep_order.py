@@ -11,6 +11,7 @@ edges feed it, and skips a block no token reached.
 from __future__ import annotations
 
 from loom.golden.graph import Graph
+from loom.scc import strongly_connected
 
 #: most acyclic nodes in one block: a block no token reached costs one test
 RUN = 8
@@ -45,54 +46,13 @@ def _postorder(succ: list[list[int]]) -> list[int]:
     return order
 
 
-def _components(succ: list[list[int]]) -> list[list[int]]:
-    """Strongly connected components (Tarjan, iterative), in reverse
-    topological order (a component before those that feed it)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    comps: list[list[int]] = []
-    for root in range(len(succ)):
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = len(index)
-                stack.append(v)
-                on_stack.add(v)
-            if i < len(succ[v]):
-                work.append((v, i + 1))
-                w = succ[v][i]
-                if w not in index:
-                    work.append((w, 0))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                comps.append(comp)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return comps
-
-
 def blocks(graph: Graph) -> list[list[int]]:
     """The sweep's blocks of node positions (see the module docstring)."""
     succ = successors(graph)
     rank = {v: r for r, v in enumerate(reversed(_postorder(succ)))}
     out: list[list[int]] = []
     run: list[int] = []
-    for comp in reversed(_components(succ)):
+    for comp in reversed(strongly_connected(list(range(len(succ))), dict(enumerate(succ)))):
         if len(comp) == 1 and comp[0] not in succ[comp[0]]:
             run.append(comp[0])
             if len(run) == RUN:

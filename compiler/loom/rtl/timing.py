@@ -54,6 +54,7 @@ from fractions import Fraction
 from loom.dialects import handshake as hs
 from loom.rtl.netlist import Channel, Instance, Netlist, build_netlist
 from loom.rtl.units import BINARY_OPS, CAST_OPS, FIFO_KINDS, UnitSpec
+from loom.scc import strongly_connected
 
 Lane = tuple[str, int | None]
 
@@ -225,47 +226,6 @@ def channel_graph(net: Netlist) -> ChannelGraph:
 def _latency(e: Edge, buffers_as_wires: bool = True) -> int:
     """The DFG's latency: buffers already placed count as wires unless asked."""
     return 0 if buffers_as_wires and e.inst.spec.family in FIFO_KINDS else e.arc.latency
-
-
-def strongly_connected(nodes: list[int], succ: dict[int, list[int]]) -> list[list[int]]:
-    """Tarjan's SCCs (iterative), in a deterministic order."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ.get(root, ())))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            w = next(it, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(succ.get(w, ()))))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(sorted(comp))
-    return out
 
 
 # ---------------------------------------------------------------- cycle ratio
