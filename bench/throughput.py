@@ -16,10 +16,10 @@ cycle after its request), checked channel by channel like any run. Columns:
            and any other loop nest included, over the innermost iterations;
            so an upper bound on the innermost loop's steady-state II.
   bound    the innermost loop's II bound from the netlist (the loop of
-           `iters`; loom.rtl.timing.bound_through: the largest latency around
-           a cycle of that loop over the tokens on it); II cannot be below it.
-           An outer loop may have a larger bound and still cost less, as it
-           iterates less.
+           `iters`; loom.rtl.timing.loop_bound: over the cycles its condition
+           decides, the largest latency around one over its tokens); II
+           cannot be below it. An outer loop may have a larger bound and
+           still cost less, as it iterates less.
   ref      the best published HLS result for the same C shape (EPFL
            Dynamatic, issue 11) in cycles, or the issue's target (vecadd: 300
            cycles; while loop: II 4); `met` says whether the run reaches it.
@@ -57,7 +57,7 @@ from loom.inputs import Inputs
 from loom.lowering import lower
 from loom.rtl.gates import synthesize
 from loom.rtl.netlist import Netlist
-from loom.rtl.timing import bound_through
+from loom.rtl.timing import loop_bound
 from loom.rtl.units import FIFO_KINDS
 from loom.sim import profiles
 from loom.sim.runner import file_lock
@@ -155,8 +155,7 @@ def innermost(s: SimSetup) -> tuple[int, Fraction | float]:
     loop = innermost_loop(s.traced_golden.graph)
     if loop is None:
         return 0, Fraction(0)
-    b = bound_through(s.rtl.netlist, loop.loop + RAW_SUFFIX)
-    return loop.body, b.value if b else Fraction(0)
+    return loop.body, loop_bound(s.rtl.netlist, loop.loop + RAW_SUFFIX)
 
 
 def buffer_slots(net: Netlist) -> int:

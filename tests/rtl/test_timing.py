@@ -8,7 +8,7 @@ import pytest
 from loom.golden.run import find_func
 from loom.ir import parse_module
 from loom.rtl.netlist import build_netlist
-from loom.rtl.timing import bound_through, channel_graph, ii_bound, loop_bounds, unit_timing
+from loom.rtl.timing import channel_graph, ii_bound, loop_bound, loop_bounds, unit_timing
 from loom.rtl.units import FAMILIES, unit_spec
 
 # sum of i (or product) over 0..n-1: the accumulator is a carry whose next
@@ -162,12 +162,13 @@ handshake.func @two(%n: i32, %start: none) -> (i32, i32, none) {
 }
 """
 
-def test_the_bound_through_a_channel_is_its_own_loops():
+def test_a_loops_bound_is_that_of_the_recurrences_its_condition_decides():
     # ii_bound is the largest over the loops; a per-iteration count of one
-    # loop compares with that loop's bound only
+    # loop compares with that loop's bound only (cont_*: each loop's
+    # raw_will_continue, which the stream drives and the carry takes as d)
     net = _netlist(TWO_LOOPS)
     latency = next(i.spec.params["latency"] for i in net.instances if i.spec.family == "muli")
     assert ii_bound(net)[0] == Fraction(latency) > 1
-    assert bound_through(net, "next_m").value == Fraction(latency)
-    assert bound_through(net, "next_a").value == 1
-    assert bound_through(net, "n_a") is None
+    assert loop_bound(net, "cont_m") == Fraction(latency)
+    assert loop_bound(net, "cont_a") == 1
+    assert loop_bound(net, "n_a") == 0

@@ -34,6 +34,7 @@ CATALOG: dict[str, list[Params]] = {
     "tehb": [dict(w=32), dict(w=1), dict(w=64), dict(w=0), dict(w=32, extras=TAG_SPEC)],
     "fifo": [dict(slots=4, w=32), dict(slots=3, w=1), dict(slots=2, w=64),
              dict(slots=4, w=32, transparent=True), dict(slots=5, w=0, transparent=True), dict(slots=2, w=0),
+             dict(slots=12, w=0, transparent=True),
              dict(slots=4, w=32, extras=TAG_SPEC)],
     "cmpi": [dict(predicate=p, w=w) for p, w in
              (("eq", 32), ("ne", 1), ("slt", 32), ("sle", 64), ("sgt", 1), ("sge", 32),

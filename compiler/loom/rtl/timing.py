@@ -371,14 +371,30 @@ def ii_bound(net: Netlist | hs.FuncOp, filename: str = "<dfg>") -> tuple[Fractio
     return bounds[0].value, bounds[0].cycle
 
 
-def bound_through(net: Netlist, channel: str) -> LoopBound | None:
-    """The bound of the loop that carries the DFG channel named `channel`
-    (None when no loop does): the one loop a per-iteration count relates to,
-    where the largest bound may belong to a loop that iterates less."""
-    for b in loop_bounds(net):
-        if any((net.channels[c].copy_of or net.channels[c]).name == channel for c in b.channels):
-            return b
-    return None
+def loop_bound(net: Netlist, decider: str) -> Fraction | float:
+    """The II bound of the loop whose condition is the DFG channel `decider`
+    (its raw_will_continue): the largest over the recurrences it decides (the
+    carries, invariants and gates it reaches through forks and buffers) and
+    the own II of the unit driving it; 0 when it decides none. The one bound
+    a per-iteration count of that loop compares with: the largest over all
+    loops may belong to a loop that iterates less."""
+    g = channel_graph(net)
+    start = [c.index for c in net.channels if (c.copy_of or c).name == decider]
+    seen, decided = set(start), set()
+    while start:
+        ch = start.pop()
+        for e in g.flow_edges:
+            if e.src != ch:
+                continue
+            if e.inst.spec.family == "fork" or e.inst.spec.family in FIFO_KINDS:
+                if e.dst not in seen:
+                    seen.add(e.dst)
+                    start.append(e.dst)
+            else:
+                decided.add(e.dst)
+    values = [b.value for b in loop_bounds(net, g) if decided & set(b.channels)]
+    values += [Fraction(g.self_ii[c]) for c in seen if c in g.self_ii]
+    return max(values, default=Fraction(0))
 
 
 def combinational_cycles(net: Netlist) -> dict[str, list[str]]:
