@@ -10,10 +10,13 @@ from xdsl.dialects.builtin import MemRefType
 
 from loom.cli import main
 from loom.diagnostics import LoomError
+from loom.fabric.presets import preset
+from loom.fabric.summary import max_join_fanin
 from loom.golden.run import find_func, run_dfg
 from loom.ir import load_module, parse_module
 from loom.lowering import lower
 from loom.lowering.pipeline import lower_module
+from loom.mapper.techmap import candidates, describe, hw_units, mapped_ops
 
 ROOT = Path(__file__).resolve().parents[2]
 MULTI_INDEX_KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.c")
@@ -35,13 +38,26 @@ def _address_counts(func) -> set[int]:
     return {len(op.operands) - 2 for op in func.body.block.ops if op.name in ACCESSES}
 
 
+@pytest.fixture(scope="module")
+def chess_2x2():
+    """(join fan-in, one unit of each kind): chess-2x2 holds every kind of unit the
+    presets have (fabric/presets.py)."""
+    module = preset("chess-2x2").build()
+    units = {id(u.definition): u for u in hw_units(module)}
+    return max_join_fanin(module), list(units.values())
+
+
 @pytest.mark.parametrize("name", MULTI_INDEX_KERNELS)
-def test_multi_index_kernel_flat_golden_equals_native(compiled, name):
+def test_multi_index_kernel_flat_golden_equals_native(compiled, chess_2x2, name):
     arts = compiled(name)
     dfg = arts.dfg_mlir.with_name(f"{name}.flat.dfg.mlir")
-    lower(arts.scf_mlir, dfg, arts.top, flat_memrefs=True)
+    fanin, units = chess_2x2
+    lower(arts.scf_mlir, dfg, arts.top, fanin, flat_memrefs=True)
     func = find_func(load_module(dfg), arts.top, str(dfg))
     assert _address_counts(func) == {1}
+    # the address arithmetic uses units a fabric has (no index multiplier)
+    assert not {describe(op) for op in mapped_ops(func.body.block)
+                if not candidates(op, units)}
     assert all(len(t.get_shape()) == 1 for t in _memref_types(func))
     # the bundle's regions fill the flat memrefs exactly
     args = func.body.block.args
@@ -120,3 +136,20 @@ def test_dynamic_inner_extent_is_an_error():
     with pytest.raises(LoomError, match=r"cannot flatten an access to memref<4x\?xi32>: "
                                         "an inner extent is dynamic"):
         lower_module(scf, None, 64, "t.scf.mlir", flat_memrefs=True)
+
+
+def test_integer_subscripts_are_extended_and_their_index_casts_go():
+    text = ("func.func @f(%a: memref<3x5xi32>, %b: memref<3xi32>, %i: i32, %j: i32) -> i32 {\n"
+            "  %ii = arith.index_cast %i : i32 to index\n"
+            "  %jj = arith.index_cast %j : i32 to index\n"
+            "  %v = memref.load %a[%ii, %jj] : memref<3x5xi32>\n"
+            "  %w = memref.load %b[%ii] : memref<3xi32>\n"
+            "  %s = arith.addi %v, %w : i32\n"
+            "  func.return %s : i32\n}\n")
+    _, lowered = lower_module(parse_module(text, "t.scf.mlir"), None, 64, "t.scf.mlir",
+                              flat_memrefs=True)
+    ops = [op.name for op in lowered.func.body.block.ops]
+    # %jj served only the 2-D load; %ii also addresses b, so it stays
+    assert ops.count("arith.extsi") == 2 and ops.count("arith.muli") == 1
+    assert ops.count("arith.index_cast") == 2          # %ii and the flat sum's
+    assert ops.count("arith.addi") == 2                # the sum's and the kernel's

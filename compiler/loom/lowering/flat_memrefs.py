@@ -7,8 +7,14 @@ row-major as in loom.addressing (the RTL memory units, which take every
 index, compute the same sum from their strides). The rewrite is on the SCF
 function, before lowering, so the index arithmetic lowers like the kernel's
 own. Semantics are unchanged: the bundle holds every array flat and
-row-major already, and an access past an inner extent reaches the same
-element.
+row-major already (its `arg_types` keep the C parameters' shapes), and an
+access past an inner extent reaches the same element.
+
+The sum is computed in i64, as C computes the address (each subscript
+sign-extended to the pointer width), and cast to index once: fabrics have
+integer multipliers, not index ones (fabric/presets.py). A subscript that is
+an index cast of an integer uses the integer, extended, and the cast goes
+when nothing else uses it.
 """
 
 from __future__ import annotations
@@ -16,7 +22,14 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -57,14 +70,41 @@ def _linearize(op: memref.LoadOp | memref.StoreOp) -> None:
     if DYNAMIC_INDEX in inner:  # the outer extent never enters the address
         raise LoomError(f"cannot flatten an access to {t}: an inner extent is dynamic",
                         where(op))
-    index = IndexType()
-    flat: SSAValue = op.indices[0]
-    for extent, i in zip(inner, op.indices[1:]):
-        c = _before(op, arith.ConstantOp(IntegerAttr(extent, index)))
+    indices = list(op.indices)
+    flat = _as_i64(op, indices[0])
+    for extent, i in zip(inner, indices[1:]):
+        c = _before(op, arith.ConstantOp(IntegerAttr(extent, i64)))
         scaled = _before(op, arith.MuliOp(flat, c))
-        flat = _before(op, arith.AddiOp(scaled, i))
+        flat = _before(op, arith.AddiOp(scaled, _as_i64(op, i)))
     head = [op.value, op.memref] if isinstance(op, memref.StoreOp) else [op.memref]
-    op.operands = [*head, flat]
+    op.operands = [*head, _before(op, arith.IndexCastOp(flat, IndexType()))]
+    for i in dict.fromkeys(indices):  # a[i][i] names one subscript twice
+        _erase_if_dead(i)
+
+
+def _as_i64(op: Operation, index: SSAValue) -> SSAValue:
+    """The subscript `index` as C's 64-bit offset, for the sum before `op`."""
+    source = index.owner
+    if isinstance(source, Operation) and source.name in _EXTEND and \
+            isinstance(source.operands[0].type, IntegerType) and \
+            source.operands[0].type.width.data <= 64:
+        value = source.operands[0]
+        return value if value.type == i64 else _before(op, _EXTEND[source.name](value, i64))
+    if isinstance(source, arith.ConstantOp) and isinstance(source.value, IntegerAttr):
+        return _before(op, arith.ConstantOp(IntegerAttr(source.value.value.data, i64)))
+    return _before(op, arith.IndexCastOp(index, i64))
+
+
+_EXTEND = {"arith.index_cast": arith.ExtSIOp, "arith.index_castui": arith.ExtUIOp}
+"""An index cast of an integer is its sign (zero) extension to the index width."""
+
+
+def _erase_if_dead(value: SSAValue) -> None:
+    """The subscript's own cast or constant, when the flat sum was its only use."""
+    source = value.owner
+    if isinstance(source, Operation) and not value.uses and \
+            (source.name in _EXTEND or isinstance(source, arith.ConstantOp)):
+        Rewriter.erase_op(source)
 
 
 def _before(op: Operation, new: Operation) -> SSAValue:
