@@ -2,11 +2,14 @@
 
 Kernels of the sizes in issue 15: kernels/cnn_layer.c (one CNN layer, about
 7.6M firings) and kernels/trisolv.c with -DN=1000 (a 1000-row triangular
-solve, about 13.5M firings); and two DFGs from tests/golden/data: a
+solve, about 14.0M firings: a load's address and data halves are firings of
+their own); and two DFGs from tests/golden/data: a
 100k-iteration stream -> gate -> carry loop (sum_loop) and a loop with memory
 traffic in two ctrl-done groups (scale, 100k elements).
 The rate is firings per CPU second of the run (time.process_time), which a
-busy machine disturbs less than wall time; both are printed. The run is in
+busy machine disturbs less than wall time; both are printed. The run is
+run_dfg: building the graph from the bundle, compiling its step function
+(golden/codegen.py), running it and comparing results and memories. The run is in
 the mode `loom sim` uses (summary mode: per-channel counts and digests, no
 traces); --traced adds a second row per case in traced mode (`loom run`'s
 default, and the rerun after a divergence).
