@@ -3,7 +3,9 @@
 Token values are unsigned bit patterns of the channel's width (Python ints in
 [0, 2**w)); control tokens (`none` / `!handshake.control`) are `None`.
 A run that needs no trace folds it now and then into the channel's summary
-(loom.stream_summary): memory stays flat in the token count.
+(loom.stream_summary): memory stays flat in the token count. `q` and `trace`
+stay the same objects for the channel's life (emptied, never replaced): a
+graph's compiled step function (golden/codegen.py) holds them.
 """
 
 from __future__ import annotations

@@ -57,11 +57,12 @@ def _wakes(node: Node, popped: set[int], pushed: set[int], names: _Names) -> lis
     watching producers it popped from."""
     block, at = names.place[id(node)]
     flags = set()
-    for c, ch in ((c, ch) for ch in node.outs if (c := names.channel_index[id(ch)]) in pushed):
-        if ch.consumer is not None:
-            b, pos = names.place[id(ch.consumer)]
-            if b != block or pos <= at:
-                flags.add(b)
+    for ch in node.outs:
+        if ch.consumer is None or names.channel_index[id(ch)] not in pushed:
+            continue
+        b, pos = names.place[id(ch.consumer)]
+        if b != block or pos <= at:
+            flags.add(b)
     flags.update(names.watched[c] for c in popped if c in names.watched)
     return [f"_b{b} = True" for b in sorted(flags)]
 
