@@ -24,6 +24,7 @@ from loom.golden.ops.cond_br import CondBr
 from loom.golden.ops.constant import Constant
 from loom.golden.ops.gate import Gate
 from loom.golden.ops.invariant import Invariant
+from loom.golden.ops.load import Load, Store
 from loom.golden.ops.stream import Stream
 
 _BINARY = {"arith.addi": arith.AddI, "arith.subi": arith.SubI, "arith.andi": arith.AndI,
@@ -81,6 +82,10 @@ class FuModel:
             return Constant(payload.get("fu.0.value", 0))
         if self.op == "handshake.cond_br":
             return CondBr()
+        if self.op == "handshake.load":
+            return Load()
+        if self.op == "handshake.store":
+            return Store()
         raise ValueError(f"no reference model for {self.op}")
 
 
