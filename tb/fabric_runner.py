@@ -122,6 +122,17 @@ MakeCase = Callable[[random.Random, FabricLayout, int], FabricCase]
 """(rng, layout, tokens per input) -> the episode's case."""
 
 
+def cycling(choices: Sequence[Any],
+            case: Callable[[random.Random, Any, int], FabricCase]) -> MakeCase:
+    """Episode k runs `case(rng, choices[k % len(choices)], n)`: every choice
+    (an opcode, a mode) gets its episodes in turn."""
+    episodes = iter(range(1 << 30))
+
+    def make_case(rng: random.Random, layout: FabricLayout, n: int) -> FabricCase:
+        return case(rng, choices[next(episodes) % len(choices)], n)
+    return make_case
+
+
 def run_fabric(name: str, adg_text: str, make_case: MakeCase, seed: int = 1,
                tokens: int = 200, episodes: int = 6,
                profiles: Sequence[Profile] = PROFILES) -> list[FabricCase]:

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from tb.fabric_runner import FabricCase, random_tokens, run_fabric
+from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl
 
@@ -57,14 +57,6 @@ def _pe(opcode: int, inputs: int, fu: dict[str, int], out_discard: int = 0) -> d
     return fields | fu
 
 
-def make_case_factory():
-    episodes = iter(range(1 << 30))
-
-    def make_case(rng, layout, n):
-        return _case(rng, MODES[next(episodes) % len(MODES)], n)
-    return make_case
-
-
 def _case(rng, mode: str, n: int) -> FabricCase:
     a, b, c = (random_tokens(rng, 32, n) for _ in range(3))
     # fu_mac: body op 2 is the mux (fu.2.sel); fu_addsub: ops 0 (1:2) and 3 (2:1)
@@ -86,4 +78,4 @@ def _case(rng, mode: str, n: int) -> FabricCase:
 
 
 def test_fu_mux_selects_the_effective_graph():
-    run_fabric("fu_mux", ADG, make_case_factory(), seed=1, tokens=120, episodes=len(MODES))
+    run_fabric("fu_mux", ADG, cycling(MODES, _case), seed=1, tokens=120, episodes=len(MODES))

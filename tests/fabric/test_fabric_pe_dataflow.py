@@ -11,7 +11,7 @@ import pytest
 
 from loom.fabric.config_layout import CONT_COND_BITS
 from loom.fabric.models.spatial_pe import FuModel, spatial_pe
-from tb.fabric_runner import FabricCase, random_tokens, run_fabric
+from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl
 
@@ -83,14 +83,6 @@ def _stream_operands(rng, n: int, cond: str) -> list[list[int]]:
     return [starts, steps, bounds]
 
 
-def make_case_factory():
-    episodes = iter(range(1 << 30))
-
-    def make_case(rng, layout, n):
-        return _case(rng, next(episodes) % len(FUS), n)
-    return make_case
-
-
 def _case(rng, opcode: int, n: int) -> FabricCase:
     fu = FUS[opcode]
     fields = {"enable": 1, "opcode": opcode}
@@ -127,6 +119,6 @@ def test_masked_join_model():
 
 
 def test_dataflow_units_match_model():
-    cases = run_fabric("pe_dataflow", ADG, make_case_factory(), seed=1, tokens=96,
+    cases = run_fabric("pe_dataflow", ADG, cycling(range(len(FUS)), _case), seed=1, tokens=96,
                        episodes=2 * len(FUS))
     assert {c.config["pe_0_0"]["opcode"] for c in cases} == set(range(len(FUS)))

@@ -11,7 +11,7 @@ import pytest
 
 from loom.dialects.fabric_types import INDEX_WIDTH
 from loom.fabric.models.spatial_pe import FuModel, spatial_pe
-from tb.fabric_runner import FabricCase, random_tokens, run_fabric
+from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl
 
@@ -37,14 +37,6 @@ module {{
 """
 FUS = [FuModel("handshake.load", (INDEX_WIDTH, 32, 0), (32, INDEX_WIDTH)),
        FuModel("handshake.store", (INDEX_WIDTH, 32, 0), (32, INDEX_WIDTH))]
-
-
-def make_case_factory():
-    episodes = iter(range(1 << 30))
-
-    def make_case(rng, layout, n):
-        return _case(rng, next(episodes) % len(FUS), n)
-    return make_case
 
 
 def _case(rng, opcode: int, n: int) -> FabricCase:
@@ -81,6 +73,6 @@ def test_store_waits_for_all_three_in_the_model():
 
 
 def test_memory_units_match_model():
-    cases = run_fabric("pe_memory", ADG, make_case_factory(), seed=1, tokens=64,
+    cases = run_fabric("pe_memory", ADG, cycling(range(len(FUS)), _case), seed=1, tokens=64,
                        episodes=4 * len(FUS))
     assert {c.config["pe_0_0"]["opcode"] for c in cases} == set(range(len(FUS)))
