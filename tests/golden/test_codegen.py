@@ -193,3 +193,17 @@ def test_generated_code_names_each_node_in_a_comment():
     a, b = g.channel("a", W), g.channel("b", W)
     g.add("buf0", "handshake.buffer", Buffer(), [a], [b])
     assert "# handshake.buffer 'buf0'" in generate(g)
+
+
+@pytest.mark.parametrize("make, inputs, error", [
+    (lambda: Merge(2), [[1], [2]], "MergeConflict"),
+    (lambda: Mux(2), [[2], [5], [6]], "MuxSelectOutOfRange"),
+    (lambda: Memory(ld=1, st=0, shape=(4,), width=W), [[9]], "MemoryOutOfBounds"),
+])
+def test_a_model_error_is_raised_inside_the_graph_as_by_fire(make, inputs, error):
+    with pytest.raises(Exception) as by_fire:
+        drive_actor(make(), inputs)
+    with pytest.raises(Exception) as by_graph:
+        _scheduled(make(), inputs)
+    assert type(by_fire.value).__name__ == type(by_graph.value).__name__ == error
+    assert str(by_fire.value) == str(by_graph.value)
