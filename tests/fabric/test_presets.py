@@ -286,3 +286,30 @@ def test_store_lanes_reach_the_extmemory(tmp_path):
     # per memory: add_tag per request lane (4 ld_addr + 2 st_addr + 2 st_data),
     # del_tag per response lane (4 ld_data + 4 ld_done + 2 st_done)
     assert (summary.components["add_tag"], summary.components["del_tag"]) == (4 * 8, 4 * 10)
+
+
+def test_each_memory_can_drive_all_its_request_lanes_at_once():
+    # a switch sends at most as many distinct values to its boundary outputs
+    # as it has inputs from the fabric (its links and PEs); clamp's three
+    # stores to one array need all six store lanes of one memory at once, so
+    # no switch may hold more of one memory's request lanes than that
+    b = preset("chess-8x8-ext6x6s3")
+    fabric_inputs: dict[str, int] = {}
+    for dst, src in b.drivers.items():
+        if dst.node.startswith("sw_") and src.node.startswith(("sw_", "pe_")):
+            fabric_inputs[dst.node] = fabric_inputs.get(dst.node, 0) + 1
+    lanes: dict[tuple[str, str], int] = {}  # (memory, switch) -> request lanes
+    for dst, src in b.drivers.items():
+        node = b.nodes.get(dst.node)
+        if node is not None and node.kind == "add_tag" and src.node.startswith("sw_"):
+            memory = _memory_fed_by(b, dst.node)
+            lanes[(memory, src.node)] = lanes.get((memory, src.node), 0) + 1
+    assert len({m for m, _ in lanes}) == 6
+    assert all(n <= fabric_inputs[sw] for (_, sw), n in lanes.items()), lanes
+
+
+def _memory_fed_by(b, node: str) -> str:
+    """The memory a request lane's add_tag (through its merge switch) feeds."""
+    while b.nodes[node].kind not in ("extmemory", "memory"):
+        node = next(dst.node for dst, src in b.drivers.items() if src.node == node)
+    return node

@@ -162,3 +162,12 @@ def test_spread_matches_loom():
     assert spread(2, 7) == [1, 0, 0, 0, 0, 0, 1]
     assert spread(5, 3) == [1, 2, 2]
     assert spread(0, 3) == [0, 0, 0]
+
+
+def test_spread_past_two_rounds_stays_even():
+    # LOOM clamps the extras past one per switch at the end switches, so 36
+    # ports on 9 switches gave 11 to each corner switch (3 fabric inputs);
+    # full rounds now go one per switch, the remainder LOOM's way (center first)
+    assert spread(36, 9) == [4] * 9
+    assert spread(38, 9) == [4, 4, 4, 4, 5, 5, 4, 4, 4]
+    assert spread(18, 9) == [2] * 9  # as LOOM: 9 extras, one on every switch

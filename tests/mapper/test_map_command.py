@@ -116,6 +116,14 @@ def test_too_few_memories_counts_every_array_that_needs_one(tmp_path, capsys):
            "need one of them" in err
 
 
+def test_three_stores_to_one_array_map_onto_a_three_store_lane_preset(tmp_path, capsys):
+    # kernels/clamp.c stores to `out` in three branches: three store lanes of
+    # one tagged extmemory, which only the -ext6x6s3 presets have; it used
+    # to end in C4 overuse around the switches its lanes crowded onto
+    assert main(["map", "clamp", "--adg", "chess-8x8-ext6x6s3", "-o", str(tmp_path)]) == 0
+    assert "map: clamp on chess-8x8-ext6x6s3:" in capsys.readouterr().out
+
+
 # 1-D kernels (one index per load and store) of kernels/, each onto the
 # smallest preset it maps onto; every C array is one extmemory, so they
 # need the 4- and 6-memory variants (fabric/presets.py)

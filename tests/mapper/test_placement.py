@@ -112,3 +112,39 @@ def test_loom_invalid_cases_do_not_map():
         dfg = _body(_mirror_file(f"tests/unit/{case}/dfg.mlir"))
         adg = parse(_mirror_file(f"tests/unit/{case}/fabric.mlir"), "f.mlir").module
         assert not map_dfg(dfg, adg, seed=0).ok, case
+
+
+def test_a_tagged_lane_is_estimated_to_its_own_bridge_end(tmp_path):
+    # clamp stores to `out` from three places: three store lanes of one
+    # tagged extmemory, each entering the fabric through its own add_tag on
+    # its own side switch (presets.py deals them along the side); a store's
+    # route estimate runs to its lane's add_tag, not to the nearest lane
+    from loom.cli import build_parser
+    from loom.fabric.presets import preset
+    from loom.mapper.adg_graph import flatten
+    from loom.mapper.command import _kernel_body  # noqa: PLC2701 (the command's compile step)
+    from loom.mapper.placement import Placement, edge_cost, memory_lanes
+
+    name = "chess-8x8-ext6x6s3"
+    module = preset(name).build()
+    func, _, _ = _kernel_body(build_parser().parse_args(
+        ["map", "clamp", "--adg", name, "-o", str(tmp_path)]), 4)
+    problem = build_problem(sw_graph(func.regions[0].block), flatten(module), module)
+    sw, adg = problem.sw, problem.adg
+    memory = next(n.id for n in sw.nodes if n.kind == "memory" and memory_lanes(n.op)[1] == 3)
+    into = [e for e in sw.edges if e.dst == memory and not e.is_memref]
+    option = problem.options[memory][0]
+    placement = Placement.empty(len(sw.nodes))
+    placement.assign(memory, option)
+    pe = next(o for o in problem.options[into[0].src] if o.site == "pe:pe_0_1")
+    costs = set()
+    for e in into:
+        placement.chosen[e.src] = pe
+        port = option.in_port(e.dst_index)
+        bridge_end = adg.ports[port].node
+        assert adg.nodes[bridge_end].kind == "add_tag"
+        lane = problem.distances.between("pe:pe_0_1", f"node:{bridge_end}")
+        assert edge_cost(problem, placement, e.id) == lane
+        costs.add(lane)
+        placement.chosen[e.src] = None
+    assert len(costs) > 1  # the lanes sit at different distances from pe_0_1

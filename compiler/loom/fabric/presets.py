@@ -58,7 +58,9 @@ How the fabric was chosen:
   16x16 get the larger variants (LARGE_MEMORY_VARIANTS), smallest first.
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
   over the bottom ones (LOOM's side spreading); extmemories alternate left
-  and right sides, their request and response lanes spread on that side.
+  and right sides, their request and response lanes spread on that side,
+  dealt round-robin between the side's memories so that each memory's
+  lanes reach along the whole side.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ from dataclasses import dataclass
 
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
-from loom.fabric.builder import AdgBuilder, PEDef, bits
+from loom.fabric.builder import AdgBuilder, PEDef, PortRef, bits
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 
@@ -256,14 +258,28 @@ def build_chess(p: ChessPreset) -> AdgBuilder:
     for port, dst in zip(mesh.egress["bottom"], results):
         b.connect(port, dst)
     for side, mems in per_side.items():
-        ingress, egress = iter(mesh.ingress[side]), iter(mesh.egress[side])
-        for spec in mems:
+        requests = _deal(mesh.egress[side], [lane_count(s.request_lanes) for s in mems])
+        responses = _deal(mesh.ingress[side], [lane_count(s.response_lanes) for s in mems])
+        for spec, req, resp in zip(mems, requests, responses):
             k = specs.index(spec)
-            requests = [next(egress) for _ in range(lane_count(spec.request_lanes))]
-            responses = [next(ingress) for _ in range(lane_count(spec.response_lanes))]
-            attach_extmemory(b, spec, memrefs[k], requests, responses)
+            attach_extmemory(b, spec, memrefs[k], req, resp)
             _place_memory(b, spec, side, p, k)
     return b
+
+
+def _deal(ports: list[PortRef], counts: list[int]) -> list[list[PortRef]]:
+    """A side's ports (in side order) dealt round-robin to its memories, `counts[m]`
+    to memory m: each memory's lanes spread along the whole side. A switch feeds
+    only as many distinct lanes as it has fabric inputs (3 at a corner), so a
+    memory whose lanes sat on one or two switches could not use its store lanes
+    together (clamp's three stores to one array)."""
+    hands: list[list[PortRef]] = [[] for _ in counts]
+    dealt = iter(ports)
+    while any(len(h) < n for h, n in zip(hands, counts)):
+        for h, n in zip(hands, counts):
+            if len(h) < n:
+                h.append(next(dealt))
+    return hands
 
 
 def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset, k: int) -> None:

@@ -80,9 +80,15 @@ def spread(total: int, slots: int) -> list[int]:
         for i in range(total):
             counts[min(slots - 1, _round_half_away(i * (slots - 1) / (total - 1)))] += 1
         return counts
-    counts = [1] * slots
+    # LOOM places the extras beyond one per switch middle-out and clamps at the
+    # ends, so past two rounds they pile onto the end switches (36 ports on 9
+    # switches: 11 on each corner, whose 3 fabric inputs cannot feed them);
+    # every full round of extras adds one per switch, and the remainder goes
+    # LOOM's way (the same counts as LOOM's up to 2 * slots - 1 ports)
+    rounds, rest = divmod(total - slots, slots)
+    counts = [1 + rounds] * slots
     center = slots // 2
-    for extra in range(total - slots):
+    for extra in range(rest):
         delta = (extra + 1) // 2
         at = center - delta if extra % 2 == 0 else center + delta
         counts[max(0, min(slots - 1, at))] += 1

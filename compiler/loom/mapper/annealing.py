@@ -1,7 +1,9 @@
 """Simulated-annealing refinement of a placement (LOOM's SA stage: T0 = 100
 scaled to the cost, geometric cooling), with the route estimate as cost.
 
-A move picks a node (seeded) and one of its options. A free resource is
+A move picks a node (seeded) and one of its options, drawn within a window
+around the node's site that shrinks as the temperature falls (to LOOM's
+move radius 3). A free resource is
 taken; a resource held by another node is swapped when that node has an
 option on the mover's old resource (an unplaced mover pushes the holder
 onto a free resource of its own), else the move is void. A move that
@@ -24,6 +26,10 @@ ITERATIONS_PER_NODE = 200
 MIN_ITERATIONS = 2000
 FINAL_TEMPERATURE = 0.05
 DESCENT_PASSES = 4
+MOVE_RADIUS = 3
+"""LOOM's SA move radius (hops): the window the coldest moves stay within."""
+DRAWS = 8
+"""Draws of an option inside the window before a far one is taken."""
 
 
 def _local_cost(problem: Problem, placement: Placement, nodes: tuple[int, ...],
@@ -51,8 +57,13 @@ def anneal(problem: Problem, placement: Placement, rng: random.Random,
     wires = sum(edge_cost(problem, placement, e.id) for e in problem.sw.edges)
     temperature = max(1.0, wires / max(1, len(problem.sw.edges)))  # about one edge's estimate
     cooling = (FINAL_TEMPERATURE / temperature) ** (1.0 / budget)
+    # hot moves reach a few edge lengths; the window shrinks with the
+    # temperature to LOOM's radius, so cold moves are local refinements
+    # instead of far jumps the temperature no longer accepts
+    start, widest = temperature, 2 * temperature + 10
     for _ in range(budget):
-        delta = _try_move(problem, placement, rng, movable, incident, temperature)
+        radius = max(MOVE_RADIUS, widest * temperature / start)
+        delta = _try_move(problem, placement, rng, movable, incident, temperature, radius)
         if delta is not None:
             cost += delta
             if cost < best_cost - 1e-9:
@@ -147,11 +158,27 @@ def _improve(problem: Problem, placement: Placement, incident: dict[int, list[in
     return False
 
 
+def _nearby(problem: Problem, placement: Placement, node: int, rng: random.Random,
+            radius: float) -> Option:
+    """A random option of `node` within `radius` hops of its site (its own PE
+    included) when one turns up in DRAWS draws, else the last drawn."""
+    options = problem.options[node]
+    current = placement.chosen[node]
+    if current is None:
+        return rng.choice(options)
+    for _ in range(DRAWS):
+        o = rng.choice(options)
+        if problem.distances.between(current.site, o.site) <= radius or o.site == current.site:
+            return o
+    return o
+
+
 def _try_move(problem: Problem, placement: Placement, rng: random.Random, movable: list[int],
-              incident: dict[int, list[int]], temperature: float) -> float | None:
+              incident: dict[int, list[int]], temperature: float, radius: float) -> float | None:
     """One move; the cost change when kept, None when void or rejected."""
     node = rng.choice(movable)
-    move = _move_to(problem, placement, node, rng.choice(problem.options[node]), rng.choice)
+    move = _move_to(problem, placement, node, _nearby(problem, placement, node, rng, radius),
+                    rng.choice)
     if move is None:
         return None
     delta, previous = _apply(problem, placement, move, incident)

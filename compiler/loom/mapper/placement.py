@@ -67,6 +67,17 @@ class Option:
     """A tie-break far below one hop: LOOM's choice among equals (first-fit
     boundary binding in argument order; a unit's first binding: unswapped,
     the lowest join inputs)."""
+    in_sites: tuple[str, ...] = ()
+    out_sites: tuple[str, ...] = ()
+    """A memory's site per software operand and result: where the lane's routes
+    end or start (its add_tag or del_tag when bridged: the lanes of one memory
+    enter the fabric at different switches); empty: `site` for every port."""
+
+    def in_site(self, operand: int) -> str:
+        return self.in_sites[operand] if self.in_sites else self.site
+
+    def out_site(self, result: int) -> str:
+        return self.out_sites[result] if self.out_sites else self.site
 
     def in_port(self, operand: int) -> int | None:
         return dict(self.in_ports).get(operand)
@@ -199,8 +210,14 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
         bridges = tuple((lane.port, lane.bridge) for f, k in [*operands, *results]
                         if f != "memref" and len((lane := lanes[f][k]).bridge) > 1)
         found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), ins, outs,
-                            bridges=bridges))
+                            bridges=bridges, in_sites=_port_sites(adg, ins),
+                            out_sites=_port_sites(adg, outs)))
     return found
+
+
+def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+    """The site of each (software index, port) in index order."""
+    return tuple(site_of(adg, adg.ports[p].node) for _, p in sorted(ports))
 
 
 def _families_in(hw: HwMemory) -> list[str]:
@@ -266,7 +283,8 @@ def edge_cost(problem: Problem, placement: Placement, edge: int) -> float:
     a, b = placement.chosen[e.src], placement.chosen[e.dst]
     if e.is_memref or a is None or b is None:
         return 0.0
-    return problem.weights[edge] * problem.distances.between(a.site, b.site)
+    return problem.weights[edge] * problem.distances.between(a.out_site(e.src_index),
+                                                             b.in_site(e.dst_index))
 
 
 def node_cost(problem: Problem, placement: Placement, node: int) -> float:
