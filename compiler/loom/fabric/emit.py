@@ -26,7 +26,7 @@ def emit_adg(b: AdgBuilder, viz_file: str | None) -> str:
     used = {n.definition.name for n in b.nodes.values() if n.definition is not None}
     for pe in b.pes.values():
         if pe.name in used:
-            lines += _pe_definition(pe)
+            lines += pe_definition(pe)
     for sw in b.switches.values():
         if sw.name in used:
             lines.append("  " + _switch_definition(sw))
@@ -45,7 +45,7 @@ def _types(types: tuple[str, ...] | list[str]) -> str:
     return f"({', '.join(types)})"
 
 
-def _pe_definition(pe: PEDef) -> list[str]:
+def pe_definition(pe: PEDef) -> list[str]:
     args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(pe.inputs))
     lines = [f"  fabric.spatial_pe @{pe.name}({args}) -> {_types(pe.outputs)} {{"]
     for fu in pe.fus:

@@ -3,12 +3,15 @@ ADG and write LOOM's map and config artifacts, `DIR/<dfg>.<adg>.*`.
 
 A is a .fabric.mlir file, a preset name (written to DIR first) or `auto`:
 the presets in `loom adg --list` order, the first the kernel maps onto
-(named in the output). The kernel is compiled for A: its joins are
-legalized to A's largest join fan-in (seed 003), and its memory accesses
-get one index each (a fabric memory has one address port per lane:
-lowering/flat_memrefs.py; a .dfg.mlir is taken as it is). A kernel that does not
-fit gets one line naming the constraint (LOOM's Cn label), the op or edge
-and its C line, and a fix; exit status 2; the partial map is still written.
+(named in the output); a preset that lacks a resource every mapping needs
+(precheck.py) is skipped without building or placing, and when no preset
+fits, the line names the largest preset's blocking constraint. The kernel
+is compiled for A: its joins are legalized to A's largest join fan-in (seed
+003), and its memory accesses get one index each (a fabric memory has one
+address port per lane: lowering/flat_memrefs.py; a .dfg.mlir is taken as it
+is). A kernel that does not fit gets one line naming the constraint (LOOM's
+Cn label), the op or edge and its C line, and a fix; exit status 2; the
+partial map is still written.
 """
 
 from __future__ import annotations
@@ -30,9 +33,12 @@ from loom.ir import load_module
 from loom.lowering.dfg_input import load_dfg
 from loom.lowering.legalize import legalize_joins
 from loom.mapper.artifacts import write_artifacts
-from loom.mapper.diagnosis import diagnose
+from loom.mapper.checks import check
+from loom.mapper.diagnosis import diagnose, node_location
 from loom.mapper.mapping import Mapping, map_dfg
+from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import MapStats, map_stats
+from loom.mapper.sw_graph import SwGraph, sw_graph
 
 NO_JOIN_LIMIT = 64
 """The join limit when the ADG has no join unit (any join is then a C1)."""
@@ -66,26 +72,42 @@ def _kernel_body(args: argparse.Namespace, fanin: int) -> tuple[Operation, str, 
     return func, str(inputs.dfg), inputs.name
 
 
-def _fits(func: Operation, module: ModuleOp, seed: int) -> Mapping | None:
-    m = map_dfg(func.regions[0].block, module, seed)
-    return m if m.ok else None
-
-
 def _auto(args: argparse.Namespace, out_dir: Path) -> tuple[Target, Mapping, Operation, str, str]:
-    compiled: dict[int, tuple[Operation, str, str]] = {}
+    compiled: dict[int, tuple[Operation, str, str, SwGraph]] = {}
+    parsed = PeDefinitions()
+    last: LoomError | tuple[Mapping, ModuleOp, str, str] | None = None
     for p in presets():
-        module = preset(p.name).build()
-        fanin = max_join_fanin(module)
+        builder = preset(p.name)
+        capacity = builder_capacity(builder, parsed)
+        fanin = capacity.max_join_fanin
         if fanin not in compiled:
-            compiled[fanin] = _kernel_body(args, fanin)
-        func, dfg, name = compiled[fanin]
-        m = _fits(func, module, args.seed)
-        if m is not None:
+            func, dfg, name = _kernel_body(args, fanin)
+            compiled[fanin] = (func, dfg, name, sw_graph(func.regions[0].block))
+        func, dfg, name, sw = compiled[fanin]
+        # a preset without the resources every mapping needs is skipped unbuilt
+        short = shortfall(sw, capacity, p.name)
+        if short is not None:
+            last = LoomError(short.message, node_location(short.node, dfg))
+            continue
+        module = builder.build()
+        m = map_dfg(func.regions[0].block, module, args.seed)
+        if m.ok:
             resolve_adg(p.name, out_dir)  # the chosen ADG's file beside the artifacts
             return Target(p.name, module), m, func, dfg, name
-    raise LoomError("auto: the kernel maps onto no preset (see loom adg --list); "
-                    "map it onto the largest one for the diagnosis",
-                    Location(str(args.kernel)))
+        last = (m, module, p.name, dfg)
+    # presets come smallest first: the last one tried is the largest
+    blocking = last if isinstance(last, LoomError) else _diagnosis(*last) if last else \
+        LoomError("no preset")
+    raise LoomError(f"auto: the kernel maps onto no preset (see loom adg --list); on the "
+                    f"largest: {blocking.message}", blocking.loc or Location(str(args.kernel)))
+
+
+def _diagnosis(m: Mapping, module: ModuleOp, adg: str, dfg: str) -> LoomError:
+    """Why a mapping failed (diagnosed only for the preset reported: a C1 fix
+    hint builds presets)."""
+    violations = check(m, module)
+    return diagnose(m, violations, adg, dfg) if violations else LoomError(
+        f"{adg}: mapping failed", Location(dfg))
 
 
 def map_main(args: argparse.Namespace) -> int:

@@ -28,7 +28,8 @@ from loom.mapper.techmap import (
 )
 
 
-def _where(node: SwNode, dfg: str) -> Location:
+def node_location(node: SwNode, dfg: str) -> Location:
+    """The C line of a DFG node (the DFG file when it has none)."""
     if node.op is not None:
         return op_location(node.op) or Location(dfg)
     value = node.value
@@ -82,7 +83,7 @@ def _next_preset(adg: str, module_pes: int) -> str | None:
 def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
     assert v.sw_node is not None
     node = m.sw.nodes[v.sw_node]
-    where = _where(node, dfg)
+    where = node_location(node, dfg)
     if node.op is None:
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)} has no free module "
                          f"port of {adg} that fits its type", where)
@@ -116,7 +117,7 @@ def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
     assert v.sw_edge is not None
     e = m.sw.edges[v.sw_edge]
     src, dst = m.sw.nodes[e.src], m.sw.nodes[e.dst]
-    where = _where(dst, dfg) if dst.op is not None else _where(src, dfg)
+    where = node_location(dst, dfg) if dst.op is not None else node_location(src, dfg)
     bigger = _next_preset(adg, 0)
     fix = f"try another --seed or the larger preset {bigger}" if bigger else \
         "try another --seed or a larger ADG"
@@ -132,8 +133,8 @@ def diagnose(m: Mapping, violations: list[Violation], adg: str, dfg: str) -> Loo
     if v.sw_edge is not None:
         return _edge_error(m, v, adg, dfg)
     if v.sw_node is not None:
-        return LoomError(v.line(), _where(m.sw.nodes[v.sw_node], dfg))
+        return LoomError(v.line(), node_location(m.sw.nodes[v.sw_node], dfg))
     return LoomError(v.line(), Location(dfg))
 
 
-__all__ = ["diagnose"]
+__all__ = ["diagnose", "node_location"]

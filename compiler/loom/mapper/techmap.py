@@ -498,7 +498,7 @@ def hw_memories(module: Operation) -> list[HwMemory]:
 
 def _hw_memory(name: str, kind: str, op: Operation) -> HwMemory:
     ftype = fs.function_type(op)
-    memref = op.properties.get("memrefType", op.attributes.get("memrefType"))
+    memref = op.attributes.get("memref_type")  # LOOM's memrefType, as the dialect stores it
     elem = _kind_width(memref.element_type) if isinstance(memref, MemRefType) else None
     ports = [t for t in (*ftype.inputs.data, *ftype.outputs.data) if not isinstance(t, MemRefType)]
     return HwMemory(name, kind, fs.int_param(op, "ldCount", 0) or 0,

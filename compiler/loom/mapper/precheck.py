@@ -1,0 +1,247 @@
+"""Necessary resources: whether a DFG can fit an ADG at all, counted before
+any placement (`--adg auto` skips the presets that fail it in milliseconds).
+
+What any mapping needs, and nothing more (so an ADG the full mapper would
+accept always passes; the placement's own rules are stricter):
+
+- ops: every op that needs a function unit occupies a whole spatial PE
+  (LOOM's C8: one active unit per PE; placement gives an op no other kind
+  of host), and only PEs of the kinds (PE definitions) holding a unit that
+  tech-maps it (techmap.candidates, the placement's own options) can host
+  it. So ops must match to PE instances; by Hall's theorem a set of kinds
+  with fewer instances than the ops that can use nothing else blocks it.
+- memories: a DFG memory binds to one hardware memory of its kind with
+  enough load and store lanes and element width (memory_candidates, the
+  placement's options), and a hardware memory holds at most numRegion of
+  them (the placement allows one; numRegion >= 1 only weakens the check).
+- boundary: a scalar argument or result needs its own module port that
+  fits its type (the placement's first-fit rule, placement._boundary_fits).
+- join fan-in: the DFG is compiled for the ADG's largest join, and a wider
+  join has no candidate: the op count above covers it.
+
+A Capacity comes from a built module or, for the presets, straight from
+the builder's model (only the PE definitions are parsed, once per set of
+definitions), which is what makes the check fast.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from xdsl.dialects.builtin import MemRefType, StringAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+
+from loom.dialects import fabric_syntax as fs
+from loom.dialects.fabric_graph import resolve_definition
+from loom.dialects.fabric_types import TaggedType
+from loom.fabric.builder import AdgBuilder, PEDef
+from loom.fabric.emit import pe_definition
+from loom.ir import make_context, parse
+from loom.mapper.placement import _boundary_fits  # noqa: PLC2701 (the placement's rule)
+from loom.mapper.sw_graph import SwGraph, SwNode
+from loom.mapper.techmap import (
+    HwMemory,
+    HwUnit,
+    _kind_width,  # noqa: PLC2701 (one package)
+    _pe_units,  # noqa: PLC2701
+    candidates,
+    describe,
+    fabric_top,
+    hw_memories,
+    memory_candidates,
+)
+
+
+@dataclass(frozen=True)
+class PeKind:
+    """The instances of one PE definition."""
+
+    name: str
+    count: int
+    units: tuple[HwUnit, ...]
+    """One instance's units (every instance has the same)."""
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """What an ADG offers, counted."""
+
+    pe_kinds: tuple[PeKind, ...]
+    memories: tuple[HwMemory, ...]
+    inputs: tuple[Attribute, ...]
+    """Scalar module input types (memrefs are bound, not ports)."""
+    outputs: tuple[Attribute, ...]
+
+    @property
+    def max_join_fanin(self) -> int:
+        return max((len(op.operands) for k in self.pe_kinds for u in k.units
+                    for op in u.definition.regions[0].block.ops
+                    if op.name == "handshake.join"), default=0)
+
+
+def module_capacity(module: Operation) -> Capacity:
+    """The capacity of a built ADG."""
+    kinds: dict[int, PeKind] = {}
+    for op in fabric_top(module).regions[0].block.ops:
+        definition = resolve_definition(op, op.attributes["module"].data) \
+            if op.name == "fabric.instance" else op  # type: ignore[attr-defined]
+        if definition is None or definition.name != "fabric.spatial_pe" or (
+                definition is op and not fs.is_inline(op)):
+            continue
+        key = id(definition)
+        if key not in kinds:
+            sym = definition.attributes.get("sym_name")
+            name = sym.data if isinstance(sym, StringAttr) else ""
+            kinds[key] = PeKind(name, 0, tuple(_pe_units(name, definition)))
+        kinds[key] = replace(kinds[key], count=kinds[key].count + 1)
+    block = fabric_top(module).regions[0].block
+    outs = block.last_op.operands if block.last_op is not None else ()
+    return Capacity(tuple(kinds.values()), tuple(hw_memories(module)),
+                    tuple(a.type for a in block.args if not isinstance(a.type, MemRefType)),
+                    tuple(v.type for v in outs))
+
+
+class PeDefinitions:
+    """Parsed PE definitions, each parsed once: the presets share theirs."""
+
+    def __init__(self) -> None:
+        self.units: dict[PEDef, tuple[HwUnit, ...]] = {}
+        self.types: dict[str, Attribute] = {}
+
+    def of(self, pe: PEDef) -> tuple[HwUnit, ...]:
+        if pe not in self.units:
+            text = "\n".join(["module {", *pe_definition(pe), "}", ""])
+            parsed = parse(text, f"{pe.name}.fabric.mlir").module
+            definition = next(op for op in parsed.walk() if op.name == "fabric.spatial_pe")
+            self.units[pe] = tuple(_pe_units(pe.name, definition))
+        return self.units[pe]
+
+    def type(self, text: str) -> Attribute:
+        if text not in self.types:
+            self.types[text] = Parser(make_context(), text).parse_type()
+        return self.types[text]
+
+
+def builder_capacity(b: AdgBuilder, parsed: PeDefinitions) -> Capacity:
+    """The capacity of the ADG `b` describes, without emitting or parsing all of it."""
+    count: Counter[PEDef] = Counter(n.definition for n in b.nodes.values()
+                                    if isinstance(n.definition, PEDef))
+    kinds = tuple(PeKind(pe.name, n, parsed.of(pe)) for pe, n in count.items())
+    memories = []
+    for n in b.nodes.values():
+        if n.kind not in ("memory", "extmemory"):
+            continue
+        memref = parsed.type(str(n.params["memrefType"]))
+        elem = _kind_width(memref.element_type) if isinstance(memref, MemRefType) else None
+        tagged = any(isinstance(parsed.type(t), TaggedType) for t in (*n.inputs, *n.outputs)
+                     if not t.startswith("memref<"))
+        memories.append(HwMemory(n.name, n.kind, int(n.params["ldCount"]),  # type: ignore[call-overload]
+                                 int(n.params["stCount"]),  # type: ignore[call-overload]
+                                 int(n.params["numRegion"]),  # type: ignore[call-overload]
+                                 elem[1] if elem else None, tagged))
+    return Capacity(kinds, tuple(memories),
+                    tuple(parsed.type(p.type) for p in b.inputs if not p.is_memref),
+                    tuple(parsed.type(p.type) for p in b.outputs))
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """The first necessary resource the ADG lacks."""
+
+    node: SwNode
+    message: str
+    """One line, LOOM's Cn label first."""
+
+
+def shortfall(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+    """The resource `adg` lacks for every mapping of `sw`, or None when it has
+    all of them (which does not mean the mapping succeeds)."""
+    return _ops(sw, cap, adg) or _memories(sw, cap, adg) or _boundary(sw, cap, adg)
+
+
+def _ops(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+    ops = [n for n in sw.nodes if n.kind == "op" and n.op is not None]
+    wants = [[k for k, kind in enumerate(cap.pe_kinds) if candidates(n.op, kind.units)]
+             for n in ops]  # type: ignore[arg-type]
+    return _hosts(ops, wants, [k.count for k in cap.pe_kinds], adg, "function unit", "PEs")
+
+
+def _memories(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+    mems = [n for n in sw.nodes if n.kind == "memory" and n.op is not None]
+    index = {id(h): k for k, h in enumerate(cap.memories)}
+    wants = [[index[id(h)] for h in memory_candidates(n.op, cap.memories)]  # type: ignore[arg-type]
+             for n in mems]
+    regions = any(h.num_region > 1 for h in cap.memories)
+    return _hosts(mems, wants, [h.num_region for h in cap.memories], adg, "memory",
+                  "memory regions" if regions else "memories")
+
+
+def _hosts(nodes: list[SwNode], wants: list[list[int]], capacity: list[int], adg: str,
+           host: str, hosts: str) -> Shortfall | None:
+    """Each node onto one unit of a host it wants: the first node without any
+    host, or Hall's witness (the nodes that want only some hosts outnumber them)."""
+    for n, want in zip(nodes, wants):
+        if not want:
+            return Shortfall(n, f"C1: no {host} in {adg} can host {describe(n.op)}")  # type: ignore[arg-type]
+    blocked = _unassignable(wants, capacity)
+    if blocked is None:
+        return None
+    item, only = blocked
+    need = sum(1 for w in wants if set(w) <= only)
+    have = sum(capacity[r] for r in only)
+    return Shortfall(nodes[item], f"C1: {describe(nodes[item].op)}: {adg} has {have} {hosts} "  # type: ignore[arg-type]
+                     f"that can host it and the kernel has {need} ops that need one of them")
+
+
+def _boundary(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+    for kind, ports in (("input", cap.inputs), ("output", cap.outputs)):
+        nodes = [n for n in sw.nodes if n.kind == kind and not n.is_memref_input
+                 and n.value is not None]
+        wants = [[p for p, t in enumerate(ports) if _boundary_fits(n.value.type, t)]
+                 for n in nodes]  # type: ignore[union-attr]
+        blocked = _unassignable(wants, [1] * len(ports))
+        if blocked is not None:
+            item, fit = blocked
+            what = "argument" if kind == "input" else "result"
+            return Shortfall(nodes[item], f"C1: {what} {nodes[item].index} "
+                             f"({nodes[item].value.type}): {adg} has {len(fit)} module "  # type: ignore[union-attr]
+                             f"{kind}s that fit it and the kernel needs more")
+    return None
+
+
+def _unassignable(wants: Sequence[Sequence[int]], capacity: Sequence[int]
+                  ) -> tuple[int, set[int]] | None:
+    """Give each item one unit of a resource it wants (resource r has capacity[r]
+    units), by augmenting paths. None when all fit; else an item that cannot,
+    and the resources its alternating paths reach: Hall's witness (the items
+    wanting only those outnumber their units)."""
+    holders: list[list[int]] = [[] for _ in capacity]
+    for item in range(len(wants)):
+        seen: set[int] = set()
+        if not _augment(item, wants, capacity, holders, seen):
+            return item, seen
+    return None
+
+
+def _augment(item: int, wants: Sequence[Sequence[int]], capacity: Sequence[int],
+             holders: list[list[int]], seen: set[int]) -> bool:
+    for r in wants[item]:
+        if r in seen:
+            continue
+        seen.add(r)
+        if len(holders[r]) < capacity[r]:
+            holders[r].append(item)
+            return True
+        for other in list(holders[r]):
+            if _augment(other, wants, capacity, holders, seen):
+                holders[r].remove(other)
+                holders[r].append(item)
+                return True
+    return False
+
+
+__all__ = ["Capacity", "PeDefinitions", "PeKind", "Shortfall", "builder_capacity",
+           "module_capacity", "shortfall"]
