@@ -10,6 +10,8 @@
 // ($readmemh) and written to +loom_memout_<NAME>=<file> when `dump` rises.
 // Plusargs: +loom_seed=<n>, +loom_mem_ready_pct=<0..100>,
 // +loom_mem_max_latency=<n>. Out-of-range addresses are reported and flagged.
+// +loom_mem_elements_<NAME>=<n> narrows the range to the first n elements and
+// dumps only those (a fabric's memory is built once, larger than any kernel's).
 module loom_mem_model #(
   parameter int DEPTH = 16,
   parameter int W = 32,
@@ -37,7 +39,7 @@ module loom_mem_model #(
   int unsigned head, tail, count;
   longint unsigned cycle;
   logic [31:0] rnd;
-  int unsigned ready_pct, max_latency;
+  int unsigned ready_pct, max_latency, elements;
   logic dump_q;
   string out_path;
 
@@ -53,6 +55,8 @@ module loom_mem_model #(
     if (!$value$plusargs("loom_mem_ready_pct=%d", ready_pct)) ready_pct = 70;
     if (!$value$plusargs("loom_mem_max_latency=%d", max_latency)) max_latency = 4;
     if (max_latency < 1) max_latency = 1;
+    if (!$value$plusargs({"loom_mem_elements_", NAME, "=%d"}, elements) || elements > DEPTH)
+      elements = DEPTH;
     rnd = (seed * 32'h9E3779B1) ^ (SALT * 32'h85EBCA6B) ^ 32'h2545F491;
     if (rnd == 0) rnd = 32'h1;
   end
@@ -91,8 +95,8 @@ module loom_mem_model #(
         due = cycle + {32'd0, latency};
         if (count > 0 && q_due[(tail + QD - 1) % QD] > due)
           due = q_due[(tail + QD - 1) % QD];   // responses stay in request order
-        if (int'(req_addr) >= DEPTH) begin
-          $display("loom_mem_model %s: address %0d outside %0d elements", NAME, req_addr, DEPTH);
+        if (longint'(req_addr) >= longint'(elements)) begin
+          $display("loom_mem_model %s: address %0d outside %0d elements", NAME, req_addr, elements);
           error <= 1'b1;
           q_data[tail] <= '0;
         end else if (req_we) begin
@@ -111,8 +115,8 @@ module loom_mem_model #(
       end
       count <= count + pushed - popped;
       dump_q <= dump;
-      if (dump && !dump_q && out_path != "")
-        $writememh(out_path, mem);
+      if (dump && !dump_q && out_path != "" && elements > 0)
+        $writememh(out_path, mem, 0, elements - 1);
     end
   end
 endmodule

@@ -129,6 +129,13 @@ def build_parser() -> argparse.ArgumentParser:
                           "ready, memory ready every cycle with latency exactly 1; still "
                           "checked channel by channel")
     p.add_argument("--waves", action="store_true", help="write an FST waveform")
+    p.add_argument("--adg", metavar="A",
+                   help="run on a fabric: an ADG (.fabric.mlir file, preset name, or auto); "
+                        "the kernel is compiled for it, mapped, and config.bin streamed "
+                        "into the fabric RTL (one Verilator build per ADG, in "
+                        "gen/fabric_build/)")
+    p.add_argument("--map-seed", type=int, default=0, metavar="N",
+                   help="with --adg: the mapper's placement seed (default 0)")
     _add_progress(p, "golden firings, then simulated cycles and tokens (with the time left)")
     p.add_argument("--trace", action="store_true",
                    help="record every channel's transfers in DIR/sim/<run>/trace.bin "

@@ -28,11 +28,11 @@ from loom.fabric.presets import preset, presets
 from loom.fabric.rtl.command import resolve_adg
 from loom.fabric.summary import max_join_fanin
 from loom.golden.run import find_func
-from loom.inputs import prepare
+from loom.inputs import Inputs, prepare
 from loom.ir import load_module
 from loom.lowering.dfg_input import load_dfg
 from loom.lowering.legalize import legalize_joins
-from loom.mapper.artifacts import write_artifacts
+from loom.mapper.artifacts import Written, write_artifacts
 from loom.mapper.checks import check
 from loom.mapper.diagnosis import diagnose, node_location
 from loom.mapper.mapping import Mapping, map_dfg
@@ -49,6 +49,8 @@ class Target:
     name: str
     """The ADG stem in artifact names."""
     module: ModuleOp
+    path: Path
+    """The ADG file."""
 
 
 def _unsupported(module: ModuleOp, name: str) -> None:
@@ -61,19 +63,35 @@ def _unsupported(module: ModuleOp, name: str) -> None:
             raise LoomError(f"{name}: decomposable spatial_sw is not supported by the mapper")
 
 
-def _kernel_body(args: argparse.Namespace, fanin: int) -> tuple[Operation, str, str]:
-    """(handshake.func, DFG file, kernel name) compiled for join fan-in `fanin`."""
+@dataclass
+class MappedKernel:
+    """A kernel compiled for an ADG, placed and routed, its artifacts written."""
+    target: Target
+    mapping: Mapping
+    func: Operation
+    """The handshake.func that was mapped (joins legalized for the ADG)."""
+    inputs: Inputs
+    written: Written
+
+    @property
+    def stem(self) -> str:
+        return f"{self.inputs.name}.{self.target.name}"
+
+
+def _kernel_body(args: argparse.Namespace, fanin: int,
+                 need_bundle: bool) -> tuple[Operation, Inputs]:
+    """(handshake.func, its inputs) compiled for join fan-in `fanin`."""
     args.max_join_fanin = fanin if fanin >= 1 else NO_JOIN_LIMIT
     args.flat_memrefs = True
-    args.bundle = None
-    inputs = prepare(args, need_bundle=False)
+    inputs = prepare(args, need_bundle=need_bundle)
     func = find_func(load_dfg(inputs.dfg), args.top, str(inputs.dfg))
     legalize_joins(func.regions[0].block, args.max_join_fanin, str(inputs.dfg))
-    return func, str(inputs.dfg), inputs.name
+    return func, inputs
 
 
-def _auto(args: argparse.Namespace, out_dir: Path) -> tuple[Target, Mapping, Operation, str, str]:
-    compiled: dict[int, tuple[Operation, str, str, SwGraph]] = {}
+def _auto(args: argparse.Namespace, out_dir: Path,
+          need_bundle: bool) -> tuple[Target, Mapping, Operation, Inputs]:
+    compiled: dict[int, tuple[Operation, Inputs, SwGraph]] = {}
     parsed = PeDefinitions()
     last: LoomError | tuple[Mapping, ModuleOp, str, str] | None = None
     for p in presets():
@@ -81,9 +99,10 @@ def _auto(args: argparse.Namespace, out_dir: Path) -> tuple[Target, Mapping, Ope
         capacity = builder_capacity(builder, parsed)
         fanin = capacity.max_join_fanin
         if fanin not in compiled:
-            func, dfg, name = _kernel_body(args, fanin)
-            compiled[fanin] = (func, dfg, name, sw_graph(func.regions[0].block))
-        func, dfg, name, sw = compiled[fanin]
+            func, inputs = _kernel_body(args, fanin, need_bundle)
+            compiled[fanin] = (func, inputs, sw_graph(func.regions[0].block))
+        func, inputs, sw = compiled[fanin]
+        dfg = str(inputs.dfg)
         # a preset without the resources every mapping needs is skipped unbuilt
         short = shortfall(sw, capacity, p.name)
         if short is not None:
@@ -92,8 +111,8 @@ def _auto(args: argparse.Namespace, out_dir: Path) -> tuple[Target, Mapping, Ope
         module = builder.build()
         m = map_dfg(func.regions[0].block, module, args.seed)
         if m.ok:
-            resolve_adg(p.name, out_dir)  # the chosen ADG's file beside the artifacts
-            return Target(p.name, module), m, func, dfg, name
+            adg_path, _ = resolve_adg(p.name, out_dir)  # the chosen ADG's file beside the artifacts
+            return Target(p.name, module, adg_path), m, func, inputs
         last = (m, module, p.name, dfg)
     # presets come smallest first: the last one tried is the largest
     blocking = last if isinstance(last, LoomError) else _diagnosis(*last) if last else \
@@ -110,28 +129,36 @@ def _diagnosis(m: Mapping, module: ModuleOp, adg: str, dfg: str) -> LoomError:
         f"{adg}: mapping failed", Location(dfg))
 
 
-def map_main(args: argparse.Namespace) -> int:
+def map_kernel(args: argparse.Namespace, need_bundle: bool = False) -> MappedKernel:
+    """Compile args.kernel for args.adg, map it (placement seed args.seed) and
+    write the artifacts; a kernel that does not fit raises the one-line
+    diagnosis (LoomError). `need_bundle`: a sim bundle must be found (loom sim)."""
     out_arg = Path(args.out_dir) if args.out_dir else None
     if args.adg == "auto":
         out_dir = out_arg or Path("gen") / Path(args.kernel).stem
-        target, m, func, dfg, name = _auto(args, out_dir)
+        target, m, func, inputs = _auto(args, out_dir, need_bundle)
         print(f"adg: auto chose {target.name}")
     else:
         adg_path, adg_name = resolve_adg(args.adg, out_arg or Path("gen") / Path(args.adg).name)
         module = load_module(adg_path)
         _unsupported(module, str(adg_path))
-        func, dfg, name = _kernel_body(args, max_join_fanin(module))
-        out_dir = out_arg or Path("gen") / name
-        target = Target(adg_name, module)
+        func, inputs = _kernel_body(args, max_join_fanin(module), need_bundle)
+        target = Target(adg_name, module, adg_path)
         m = map_dfg(func.regions[0].block, module, args.seed)
-    written = write_artifacts(m, target.module, out_dir, f"{name}.{target.name}")
+    written = write_artifacts(m, target.module, inputs.out_dir, f"{inputs.name}.{target.name}")
     if written.violations:
-        raise diagnose(m, written.violations, target.name, dfg)
-    stats: MapStats = map_stats(m)
-    print(f"map: {name} on {target.name}: {stats.line()}")
-    print(f"     {written.paths['map.json'].parent}/{name}.{target.name}.{{map.json,map.txt,"
+        raise diagnose(m, written.violations, target.name, str(inputs.dfg))
+    return MappedKernel(target, m, func, inputs, written)
+
+
+def map_main(args: argparse.Namespace) -> int:
+    args.bundle = None
+    mk = map_kernel(args)
+    stats: MapStats = map_stats(mk.mapping)
+    print(f"map: {mk.inputs.name} on {mk.target.name}: {stats.line()}")
+    print(f"     {mk.written.paths['map.json'].parent}/{mk.stem}.{{map.json,map.txt,"
           "config.json,config.bin,config.h}")
     return 0
 
 
-__all__ = ["map_main"]
+__all__ = ["MappedKernel", "map_kernel", "map_main"]

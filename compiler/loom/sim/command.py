@@ -3,7 +3,11 @@
 compile -> lower -> golden run -> RTL -> harness -> Verilator build (cached)
 -> run under seeded stalls (or none: --ideal) -> per-channel trace comparison, results and
 memories against the native C run -> DIR/<name>.sim.json.
-Exit status: 0 pass, 1 mismatch, deadlock or failing golden run, 2 bad input.
+With --adg A the kernel runs on the fabric instead: compile for A, map,
+fabric RTL (one Verilator build per ADG), config.bin streamed into the config
+port, results and memories against the native run (loom.sim.fabric_flow).
+Exit status: 0 pass, 1 mismatch, deadlock or failing golden run, 2 bad input
+(and a kernel that does not map: the mapper's diagnosis).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from loom.sim import profiles
 
 
 def sim_main(args: argparse.Namespace) -> int:
+    if args.adg is not None:
+        return fabric_sim_main(args)
     t0 = time.perf_counter()
     inputs = prepare(args)
     t_compile = time.perf_counter() - t0
@@ -52,4 +58,37 @@ def sim_main(args: argparse.Namespace) -> int:
     print(f"  report {report_path}; RTL file list {s.rtl.file_list}")
     if args.waves:
         print(f"  waves {report['artifacts']['waves']}")
+    return 0 if result.passed else 1
+
+
+def fabric_sim_main(args: argparse.Namespace) -> int:
+    from loom.sim import fabric_flow
+    t0 = time.perf_counter()
+    map_args = argparse.Namespace(**{**vars(args), "seed": args.map_seed})
+    try:
+        s = fabric_flow.setup(map_args)
+    except GoldenFailed as exc:
+        print(f"FAIL: {args.kernel}: the golden model itself fails:")
+        for line in exc.problems[:MAX_LINES]:
+            print(f"  {line}")
+        return 1
+    t_setup = time.perf_counter() - t0
+    settings = profiles.IDEAL if args.ideal else profiles.for_seed(args.seed)
+    target = s.mapped.target.name
+    print(f"sim: {s.name} mapped onto {target} ({len(s.words)} config words), fabric "
+          f"build {s.build_seconds:.1f} s; running "
+          f"{'ideal' if args.ideal else f'seed {args.seed}'}", flush=True)
+    result = fabric_flow.run(s, settings)
+    wall = time.perf_counter() - t0
+    report = result.report
+    report["seconds"].update(setup=round(t_setup, 3), total=round(wall, 3))
+    report_path = s.out_dir / f"{s.mapped.stem}.sim.json"
+    report_path.write_text(json.dumps(report, indent=1) + "\n")
+    verdict = "PASS" if result.passed else "FAIL"
+    print(f"{verdict}: {s.name} on {target} {settings.name}: {report['cycles']} cycles, "
+          f"wall {wall:.1f} s (build {s.build_seconds:.1f} s, simulate "
+          f"{report['seconds']['simulate']:.1f} s)")
+    for line in result.problems[:MAX_LINES]:
+        print(f"  {line}")
+    print(f"  report {report_path}")
     return 0 if result.passed else 1

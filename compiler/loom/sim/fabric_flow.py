@@ -1,0 +1,168 @@
+"""The simulation flow on a fabric: a kernel compiled for the ADG and mapped
+(loom.mapper.command.map_kernel), the golden run of the mapped DFG, the
+fabric RTL and its harness built once per ADG (under gen/fabric_build/<adg>,
+keyed by the ADG's RTL alone, so every kernel mapped onto it reuses the
+build), then runs that stream config.bin into the config port and check the
+results and final memories against the native run.
+
+Not yet here (issue 14): per-channel observation. The design: every DFG edge's
+route ends at a PE input port (pe_routes "in" entries of the map) or a module
+output; the harness would tap every PE input port of the ADG (valid, ready,
+data: the build stays kernel independent) and keep a summary per port, and the
+flow would compare the port each edge ends at with that edge's golden
+summary (its value bits only: the network is 64 bits wide).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects.builtin import NoneType
+from xdsl.ir import Operation
+
+from loom.bundle import Bundle, Outcome, bits, compare, load_bundle
+from loom.diagnostics import ToolFailure
+from loom.fabric.rtl.command import write_fabric_rtl
+from loom.fabric.rtl.top import FabricRtl
+from loom.golden.run import GoldenRun, run_dfg
+from loom.mapper.command import MappedKernel, map_kernel
+from loom.mapper.config_files import read_config_bin
+from loom.sim.compare import read_memory
+from loom.sim.fabric_harness import Binding, binding, fabric_plusargs, read_outputs, render_fabric_tb
+from loom.sim.flow import GoldenFailed
+from loom.sim.harness import MEM_MODEL
+from loom.sim.profiles import RunSettings
+from loom.sim.runner import ROOT, SimBuild
+
+BUILD_ROOT = ROOT / "gen" / "fabric_build"
+
+
+@dataclass
+class FabricSetup:
+    mapped: MappedKernel
+    bundle: Bundle
+    golden: GoldenRun
+    rtl: FabricRtl
+    build: SimBuild
+    build_seconds: float
+    binding: Binding
+    words: list[int]
+    """The configuration words, read back from the written config.bin."""
+
+    @property
+    def func(self) -> Operation:
+        return self.mapped.func
+
+    @property
+    def name(self) -> str:
+        return self.mapped.inputs.name
+
+    @property
+    def out_dir(self) -> Path:
+        return self.mapped.inputs.out_dir
+
+
+@dataclass
+class FabricResult:
+    passed: bool
+    problems: list[str]
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def fabric_build(rtl: FabricRtl, adg: str, build_root: Path = BUILD_ROOT) -> SimBuild:
+    """The harness and the fabric's modules under build_root/<adg>/src, and
+    their (cached) Verilator build beside them."""
+    src = build_root / adg / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    tb_module, tb_text = render_fabric_tb(rtl)
+    files = []
+    for name, text in [*((m.name, m.text) for m in rtl.modules), (tb_module, tb_text)]:
+        path = src / f"{name}.sv"
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+        files.append(path)
+    # large fabrics, short runs: unoptimized C++ (as the component tests build them)
+    return SimBuild(tb_module, [*files[:-1], MEM_MODEL, files[-1]], build_root / adg / "obj",
+                    quick=True)
+
+
+def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetup:
+    """Compile and map (a kernel that does not fit raises the mapper's
+    diagnosis), run the golden model on the mapped DFG, write the fabric RTL
+    beside the map and build the fabric's harness (cached per ADG)."""
+    mapped = map_kernel(args, need_bundle=True)
+    inputs = mapped.inputs
+    assert inputs.bundle is not None
+    bundle = load_bundle(inputs.bundle)
+    golden = run_dfg(mapped.func, bundle, str(inputs.dfg), traces=False)
+    if not golden.ok:
+        raise GoldenFailed(golden.problems())
+    arts = write_fabric_rtl(mapped.target.path, mapped.target.name, inputs.out_dir)
+    build = fabric_build(arts.rtl, mapped.target.name, build_root)
+    words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
+    return FabricSetup(mapped, bundle, golden, arts.rtl, build, build.build(),
+                       binding(mapped.mapping), words)
+
+
+def _result_args(func: Operation) -> list[int]:
+    """The DFG result indices that are results (not the done token), in order."""
+    return [i for i, t in enumerate(func.function_type.outputs.data)  # type: ignore[attr-defined]
+            if not isinstance(t, NoneType)]
+
+
+def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
+    """One run under `settings`: results and memories against the native run."""
+    run_dir = (s.out_dir / "sim" / f"{s.mapped.target.name}-{settings.name}").resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
+                               str(s.mapped.inputs.dfg))
+    tokens = s.golden.execution.tokens
+    result = s.build.run(run_dir, plusargs, max_cycles=1000 + 2 * len(s.words) + 200 * tokens)
+    if result["status"] == "crashed":
+        raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
+                          f"see {run_dir / 'sim.log'}")
+    finished = result["status"] == "finished"
+    outputs = read_outputs(run_dir / "outputs.txt")
+    outcome = _outcome(s, outputs, run_dir)
+    problems: list[str] = []
+    if not finished:
+        problems.append(f"{result['status']}: the kernel did not finish on the fabric")
+    if result.get("mem_error"):
+        problems.append("a memory model saw an out-of-range address (see sim.log)")
+    bound = set(s.binding.outputs.values())
+    for port, got in sorted(outputs.items()):
+        if port not in bound:
+            problems.append(f"{port}: {len(got)} token(s) on an output the map does not use")
+    problems += [f"mismatch against {s.mapped.inputs.expectations}: {m}"
+                 for m in compare(s.bundle, outcome, memories=finished)]
+    cycles = max((c for got in outputs.values() for c, _ in got), default=0)
+    report: dict[str, Any] = {
+        "kernel": s.name, "adg": s.mapped.target.name, "status": "fail" if problems else "pass",
+        "seed": settings.seed, "run": settings.name, "sim_status": result["status"],
+        "cycles": cycles, "config_words": len(s.words),
+        "invocations": s.bundle.start_token_count, "golden_tokens": tokens,
+        "problems": problems,
+        "seconds": {"build": round(s.build_seconds, 3), "simulate": round(result["seconds"], 3)},
+        "artifacts": {"map": str(s.mapped.written.paths["map.json"]),
+                      "config": str(s.mapped.written.paths["config.bin"]),
+                      "build": str(s.build.build_dir), "outputs": str(run_dir / "outputs.txt"),
+                      "log": str(run_dir / "sim.log")},
+    }
+    return FabricResult(not problems, problems, report)
+
+
+def _outcome(s: FabricSetup, outputs: dict[str, list[tuple[int, int]]],
+             run_dir: Path) -> Outcome:
+    """Token k of each result's port is invocation k's result (None: it never came)."""
+    ports = [s.binding.outputs.get(i) for i in _result_args(s.func)]
+    streams = [outputs.get(p, []) if p is not None else [] for p in ports]
+    widths = s.golden.outcome.result_widths   # the same results, done left out
+    results = [[bits(got[k][1], w) if k < len(got) else None for got, w in zip(streams, widths)]
+               for k in range(s.bundle.start_token_count)]
+    memories = dict(s.golden.execution.memories)   # memref args no extmemory holds stay
+    for arg, mem in s.binding.memories.items():
+        memories[arg] = read_memory(run_dir / f"out_{mem}.hex")
+    return Outcome(results=results, memories=memories, result_widths=widths)

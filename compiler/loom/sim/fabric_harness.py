@@ -1,0 +1,170 @@
+"""The simulation harness of a fabric: tb_<adg>_fabric (templates/fabric_tb.sv.j2),
+built once per ADG, and what binds one mapped kernel to it: which top port
+carries which argument or result, which extmemory holds which memref, and
+the plusargs and files of one run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from pathlib import Path
+
+from xdsl.dialects.builtin import MemRefType, NoneType
+from xdsl.ir import Operation
+
+from loom.bundle import Bundle, bits
+from loom.diagnostics import LoomError, Location
+from loom.fabric.rtl.graph import wire_width
+from loom.fabric.rtl.top import FabricRtl, identifier
+from loom.mapper.mapping import Mapping
+from loom.rtl.render import template_environment
+from loom.sim.profiles import RunSettings
+
+MAX_INVOCATIONS = 64
+"""Tokens an input port can hold (one per invocation)."""
+MEM_DEPTH = 1 << 20
+"""Elements of each memory model; a run bounds it to its memref's length."""
+
+
+@dataclass(frozen=True)
+class TopPort:
+    name: str
+    width: int
+
+
+@dataclass(frozen=True)
+class FabricMemory:
+    name: str
+    """The extmemory instance as an identifier: its master port prefix."""
+    w: int
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Where one mapped kernel meets the fabric's top ports."""
+
+    inputs: dict[int, str]
+    """DFG argument index -> the input port the map routes it from (the start token too)."""
+    outputs: dict[int, str]
+    """DFG result index -> the output port it leaves by (the done token too)."""
+    memories: dict[int, str]
+    """memref argument index -> the extmemory (identifier) it is bound to."""
+
+
+def top_ports(rtl: FabricRtl) -> tuple[list[TopPort], list[TopPort]]:
+    ins = [TopPort(f"in{k}", wire_width(a.type)) for k, a in enumerate(rtl.graph.args)
+           if not isinstance(a.type, MemRefType)]
+    outs = [TopPort(f"out{i}", wire_width(v.type)) for i, v in enumerate(rtl.graph.results)]
+    return ins, outs
+
+
+def fabric_memories(rtl: FabricRtl) -> list[FabricMemory]:
+    suffix = "_mem_req_wdata"
+    return [FabricMemory(name.removesuffix(suffix), bits)
+            for _, name, bits in rtl.master if name.endswith(suffix)]
+
+
+def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
+    """(module name, text) of the harness around the fabric top."""
+    ins, outs = top_ports(rtl)
+    mems = fabric_memories(rtl)
+    conns = [".clk(clk)", ".rst(rst)", ".cfg_valid(cfg_valid)", ".cfg_ready(cfg_ready)",
+             ".cfg_wdata(cfg_wdata)", ".cfg_last(cfg_last)"]
+    for p in [*ins, *outs]:
+        conns += [f".{p.name}_{s}({p.name}_{s})" for s in ("data", "valid", "ready")]
+    for _, name, _ in rtl.master:
+        conns.append(f".{name}({name})")
+    module = f"tb_{rtl.top}"
+    text = template_environment().get_template("fabric_tb.sv.j2").render(
+        top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
+        max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
+        connections=",\n".join("    " + c for c in conns))
+    return module, text
+
+
+def binding(m: Mapping) -> Binding:
+    """The top ports and memories the map bound the kernel's arguments and results to."""
+    inputs, outputs, memories = {}, {}, {}
+    for node, option in zip(m.sw.nodes, m.placement.chosen):
+        if option is None:
+            continue
+        hw = m.adg.nodes[option.hw_node]
+        if node.kind == "input" and hw.kind == "module_in":
+            inputs[node.index] = f"in{hw.index}"
+        elif node.kind == "output" and hw.kind == "module_out":
+            outputs[node.index] = f"out{hw.index}"
+        elif node.kind == "memory" and hw.kind == "extmemory":
+            for e in m.sw.in_edges(node.id):
+                if e.is_memref:
+                    arg = m.sw.nodes[e.src].index
+                    if identifier(hw.name) in memories.values():
+                        raise LoomError(f"extmemory '{hw.name}' holds several memrefs: "
+                                        "not supported by loom sim --adg (each region "
+                                        "would start at address 0)")
+                    memories[arg] = identifier(hw.name)
+        elif node.kind == "memory":
+            raise LoomError(f"memref bound to a fabric.{hw.kind} ('{hw.name}'): loom sim --adg "
+                            "runs kernels on extmemories only")
+    return Binding(inputs, outputs, memories)
+
+
+def _memref_elements(func: Operation, arg: int, bundle: Bundle) -> int:
+    region = bundle.region(arg)
+    if region is not None:
+        return len(region.values)
+    t = func.regions[0].block.args[arg].type
+    assert isinstance(t, MemRefType)
+    return prod(t.get_shape())
+
+
+def fabric_plusargs(b: Binding, func: Operation, bundle: Bundle, words: list[int],
+                    run_dir: Path, settings: RunSettings, kernel: str) -> list[str]:
+    """Plusargs of one run; writes the config words, the input tokens and the
+    memory images into run_dir."""
+    n = bundle.start_token_count
+    if n > MAX_INVOCATIONS:
+        raise LoomError(f"{n} invocations: the fabric harness holds at most "
+                        f"{MAX_INVOCATIONS}", Location(kernel))
+    cfg = run_dir / "config.hex"
+    cfg.write_text("".join(f"{w:08x}\n" for w in words))
+    args = [f"+loom_seed={settings.seed}", f"+loom_in_idle_pct={settings.in_idle_pct}",
+            f"+loom_out_ready_pct={settings.out_ready_pct}",
+            f"+loom_mem_ready_pct={settings.mem_ready_pct}",
+            f"+loom_mem_max_latency={settings.mem_max_latency}",
+            f"+loom_watchdog={settings.watchdog}", f"+loom_drain={settings.drain}",
+            f"+loom_invocations={n}", f"+loom_cfg={cfg}", f"+loom_cfg_words={len(words)}",
+            f"+loom_outputs={run_dir / 'outputs.txt'}"]
+    block_args = func.regions[0].block.args
+    for arg, port in sorted(b.inputs.items()):
+        t = block_args[arg].type
+        if isinstance(t, NoneType):
+            values = [0] * n
+        else:
+            width = wire_width(t)
+            values = [bits(bundle.scalar(arg, k) or 0, width) for k in range(n)]
+        image = run_dir / f"in_{port}.hex"
+        image.write_text("".join(f"{v:x}\n" for v in values))
+        args.append(f"+loom_in_{port}={image}")
+    args += [f"+loom_out_{port}" for port in sorted(b.outputs.values())]
+    for arg, mem in sorted(b.memories.items()):
+        region = bundle.region(arg)
+        image = run_dir / f"mem_{mem}.hex"
+        image.write_text("".join(f"{bits(v, 64):x}\n" for v in (region.values if region else [])))
+        elements = _memref_elements(func, arg, bundle)
+        if elements > MEM_DEPTH:
+            raise LoomError(f"memref argument {arg} has {elements} elements; the fabric "
+                            f"harness's memories hold {MEM_DEPTH}", Location(kernel))
+        args += [f"+loom_mem_{mem}={image}", f"+loom_memout_{mem}={run_dir / f'out_{mem}.hex'}",
+                 f"+loom_mem_elements_{mem}={elements}"]
+    return args
+
+
+def read_outputs(path: Path) -> dict[str, list[tuple[int, int]]]:
+    """Port -> its (cycle, value) transfers, from the harness's +loom_outputs file."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        port, cycle, value = line.split()
+        out.setdefault(port, []).append((int(cycle), int(value, 16)))
+    return out
