@@ -13,6 +13,8 @@ KERNEL  ?= vecadd
 SEED    ?= 1
 # make sim IDEAL=1: no stalls, memory latency 1 (loom sim --ideal), for throughput
 IDEAL   ?=
+# make sim ADG=preset: run the kernel on that fabric (loom sim --adg; auto: the smallest)
+ADG     ?=
 JOBS    ?= 2
 # make sim writes into gen/<kernel stem>/
 KNAME    = $(basename $(basename $(notdir $(KERNEL))))
@@ -25,6 +27,7 @@ N       ?= 1000
 help:
 	@echo "make sim KERNEL=name-or-path [SEED=n]   compile, simulate and verify one kernel into gen/<name>/"
 	@echo "make sim KERNEL=name-or-path IDEAL=1    the same without stalls (memory latency 1): cycles for throughput"
+	@echo "make sim KERNEL=name-or-path ADG=preset on a fabric preset (loom adg --list; auto): map, config, run"
 	@echo "make test                      the regression (pytest -n $(JOBS))"
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
@@ -51,7 +54,7 @@ test-slow: setup
 	@$(RUN) pytest -q -n $(JOBS) -p no:cacheprovider -m slow
 
 sim: setup
-	@$(RUN) loom sim $(KERNEL) $(if $(IDEAL),--ideal,--seed $(SEED)) -o gen/$(KNAME)
+	@$(RUN) loom sim $(KERNEL) $(if $(ADG),--adg $(ADG)) $(if $(IDEAL),--ideal,--seed $(SEED)) -o gen/$(KNAME)
 
 $(STAMPS)/cvise: $(STAMPS)/apt
 	@command -v cvise >/dev/null || { echo "bootstrap: installing cvise"; \

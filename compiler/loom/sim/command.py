@@ -16,6 +16,7 @@ import argparse
 import json
 import time
 
+from loom.diagnostics import LoomError
 from loom.inputs import prepare
 from loom.progress import Progress
 from loom.sim.flow import MAX_LINES, GoldenFailed, run_seed, setup
@@ -63,6 +64,10 @@ def sim_main(args: argparse.Namespace) -> int:
 
 def fabric_sim_main(args: argparse.Namespace) -> int:
     from loom.sim import fabric_flow
+    for flag in ("waves", "trace"):
+        if getattr(args, flag):
+            raise LoomError(f"--{flag} is not supported with --adg yet (the fabric run "
+                            "checks results and memories, not channels)")
     t0 = time.perf_counter()
     map_args = argparse.Namespace(**{**vars(args), "seed": args.map_seed})
     try:
