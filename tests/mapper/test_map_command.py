@@ -132,10 +132,16 @@ AUTO_KERNELS_SLOW = ["axpy", "prefix_sum", "countdown", "digits", "compact", "st
                      "while_sum", "zero_trip", "self_assign", "while_search", "crc32", "argmax",
                      "popcount", "mac16"]
 """Seen mapping with bench/mapper.py (the same map_dfg, seed 0); about 10 s each."""
+# 2-D and 3-D kernels: compiled for the ADG, every access has one flat index
+# (lowering/flat_memrefs.py; each failed with C1 on its 2-index loads before)
+FLAT_KERNELS = ["fletcher16"]
+FLAT_KERNELS_SLOW = ["atax", "gaussian", "goto_exit", "matmul", "matmul30"]
+"""Seen mapping with `loom map K --adg auto` (niced on a busy machine: fletcher16
+10 s, the others 30 to 75 s)."""
 
 
-@pytest.mark.parametrize("kernel", AUTO_KERNELS + [
-    pytest.param(k, marks=pytest.mark.slow) for k in AUTO_KERNELS_SLOW])
+@pytest.mark.parametrize("kernel", AUTO_KERNELS + FLAT_KERNELS + [
+    pytest.param(k, marks=pytest.mark.slow) for k in AUTO_KERNELS_SLOW + FLAT_KERNELS_SLOW])
 def test_kernel_maps_onto_some_preset(kernel, tmp_path, capsys):
     assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path)]) == 0
     chosen = capsys.readouterr().out.split("adg: auto chose ", 1)[1].split()[0]
