@@ -77,6 +77,7 @@ def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
     module = f"tb_{rtl.top}"
     text = template_environment().get_template("fabric_tb.sv.j2").render(
         top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
+        pes=[identifier(n.name) for n in rtl.graph.nodes if n.kind == "spatial_pe"],
         max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
         connections=",\n".join("    " + c for c in conns))
     return module, text
