@@ -1,7 +1,8 @@
 """Mapper bench: each kernel on the smallest preset it maps onto.
 
 Per kernel: DFG ops (ops and memories), the preset (`auto`'s choice: the
-first of `loom adg --list` that maps, or the one given with --adg), PEs and
+first of `loom adg --list` that maps, skipping those the necessary-resource
+pre-check rejects, or the one given with --adg), PEs and
 switches used, routed hops (routing nodes crossed, summed over DFG edges),
 the busiest switch's outputs in use, and the mapping time of that preset
 (place, route, check; compile and ADG build excluded). A kernel no preset
@@ -23,11 +24,12 @@ from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
 from loom.fabric.presets import preset, presets
-from loom.fabric.summary import max_join_fanin
 from loom.mapper.checks import check
 from loom.mapper.command import _kernel_body  # noqa: PLC2701 (the command's compile step)
 from loom.mapper.mapping import Mapping, map_dfg
+from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import map_stats
+from loom.mapper.sw_graph import sw_graph
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 SMALL_OPS, SMALL_SECONDS, ANY_SECONDS = 150, 20.0, 120.0
@@ -35,8 +37,8 @@ SMALL_OPS, SMALL_SECONDS, ANY_SECONDS = 150, 20.0, 120.0
 
 def _compile(kernel: Path, fanin: int, out: Path) -> Operation:
     args = argparse.Namespace(kernel=str(kernel), top=None, include_dirs=[], defines=[],
-                              out_dir=str(out))
-    func, _, _ = _kernel_body(args, fanin)
+                              out_dir=str(out), bundle=None)
+    func, _ = _kernel_body(args, fanin, need_bundle=False)
     return func
 
 
@@ -62,6 +64,7 @@ def main() -> int:
     names = opts.kernels or sorted(p.stem for p in KERNELS.glob("*.c"))
     targets = [opts.adg] if opts.adg else [p.name for p in presets()]
     modules: dict[str, Operation] = {}
+    parsed = PeDefinitions()
     print(f"{'kernel':22} {'ops':>5} {'preset':18} {'PEs':>4} {'sws':>5} {'hops':>6} "
           f"{'busiest sw':>14} {'map s':>7}")
     failed = 0
@@ -70,14 +73,19 @@ def main() -> int:
             compiled: dict[int, Operation] = {}
             m, adg, seconds, why = None, "-", 0.0, "no preset"
             for target in targets:
-                module = modules.setdefault(target, preset(target).build())
-                fanin = max_join_fanin(module)
+                capacity = builder_capacity(preset(target), parsed)
+                fanin = capacity.max_join_fanin
                 try:
                     func = compiled.setdefault(fanin, _compile(
                         KERNELS / f"{name}.c", fanin, Path(tmp) / name))
                 except LoomError as err:
                     why = f"compile: {err.message}"
                     break
+                short = shortfall(sw_graph(func.regions[0].block), capacity, target)
+                if short is not None:  # as `--adg auto`: skipped unbuilt
+                    why, adg = short.message, target
+                    continue
+                module = modules.setdefault(target, preset(target).build())
                 t0 = time.perf_counter()
                 m = map_dfg(func.regions[0].block, module, opts.seed)
                 seconds, adg = time.perf_counter() - t0, target

@@ -17,6 +17,7 @@ from loom.mapper.placement import build_problem, construct, total_cost
 from loom.mapper.sw_graph import sw_graph
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 from tests.mapper.test_adg_graph import _graph
+from tests.mapper.test_precheck import kernel_func
 
 ADD = """\
 module {
@@ -119,16 +120,13 @@ def test_a_tagged_lane_is_estimated_to_its_own_bridge_end(tmp_path):
     # tagged extmemory, each entering the fabric through its own add_tag on
     # its own side switch (presets.py deals them along the side); a store's
     # route estimate runs to its lane's add_tag, not to the nearest lane
-    from loom.cli import build_parser
     from loom.fabric.presets import preset
     from loom.mapper.adg_graph import flatten
-    from loom.mapper.command import _kernel_body  # noqa: PLC2701 (the command's compile step)
     from loom.mapper.placement import Placement, edge_cost, memory_lanes
 
     name = "chess-8x8-ext6x6s3"
     module = preset(name).build()
-    func, _, _ = _kernel_body(build_parser().parse_args(
-        ["map", "clamp", "--adg", name, "-o", str(tmp_path)]), 4)
+    func = kernel_func("clamp", tmp_path)
     problem = build_problem(sw_graph(func.regions[0].block), flatten(module), module)
     sw, adg = problem.sw, problem.adg
     memory = next(n.id for n in sw.nodes if n.kind == "memory" and memory_lanes(n.op)[1] == 3)

@@ -25,6 +25,14 @@ def _body(text: str):
     return next(op for op in parsed.module.walk() if op.name == "handshake.func").regions[0].block
 
 
+def kernel_func(kernel: str, out_dir, fanin: int = 4):
+    """The handshake.func of kernels/<kernel>.c as `loom map` compiles it."""
+    args = build_parser().parse_args(["map", kernel, "--adg", "auto", "-o", str(out_dir)])
+    args.bundle = None
+    func, _ = command._kernel_body(args, fanin, need_bundle=False)
+    return func
+
+
 def _sw(text: str):
     return sw_graph(_body(text))
 
@@ -41,9 +49,7 @@ def test_builder_capacity_is_the_built_modules(name):
 
 def test_too_few_memories_is_the_shortfall(tmp_path):
     # kernels/vecadd.c: three arrays, one extmemory each; -ext2 has two
-    func, _, _ = command._kernel_body(build_parser().parse_args(
-        ["map", "vecadd", "--adg", "auto", "-o", str(tmp_path)]), 4)
-    short = shortfall(sw_graph(func.regions[0].block),
+    short = shortfall(sw_graph(kernel_func("vecadd", tmp_path).regions[0].block),
                       builder_capacity(preset("chess-8x8-ext2"), PeDefinitions()), "chess-8x8-ext2")
     assert short is not None and short.node.kind == "memory"
     assert short.message.endswith(": chess-8x8-ext2 has 2 memories that can host it and the "
