@@ -134,10 +134,11 @@ AUTO_KERNELS_SLOW = ["axpy", "prefix_sum", "countdown", "digits", "compact", "st
 """Seen mapping with bench/mapper.py (the same map_dfg, seed 0); about 10 s each."""
 # 2-D and 3-D kernels: compiled for the ADG, every access has one flat index
 # (lowering/flat_memrefs.py; each failed with C1 on its 2-index loads before)
-FLAT_KERNELS = ["fletcher16"]
-FLAT_KERNELS_SLOW = ["atax", "gaussian", "goto_exit", "matmul", "matmul30"]
+FLAT_KERNELS = ["fletcher16", "transpose"]
+FLAT_KERNELS_SLOW = ["atax", "gaussian", "goto_exit", "matmul", "matmul30", "stencil2d",
+                     "stencil_3x3"]
 """Seen mapping with `loom map K --adg auto` (niced on a busy machine: fletcher16
-10 s, the others 30 to 75 s)."""
+and transpose under 10 s, the others 15 to 75 s)."""
 
 
 @pytest.mark.parametrize("kernel", AUTO_KERNELS + FLAT_KERNELS + [
