@@ -130,8 +130,12 @@ def test_three_stores_to_one_array_map_onto_a_three_store_lane_preset(tmp_path, 
 AUTO_KERNELS = ["vecadd", "sum_n", "dot", "fir", "gcd"]
 AUTO_KERNELS_SLOW = ["axpy", "prefix_sum", "countdown", "digits", "compact", "stride", "le_loop",
                      "while_sum", "zero_trip", "self_assign", "while_search", "crc32", "argmax",
-                     "popcount", "mac16"]
-"""Seen mapping with bench/mapper.py (the same map_dfg, seed 0); about 10 s each."""
+                     "popcount", "mac16", "bitrev", "break_loop", "bubble_sort", "collatz",
+                     "collatz_max", "continue_loop", "countdown_replay", "crc16",
+                     "elementwise_minmax", "factmod", "gcd_sub", "helpers", "histogram",
+                     "insertion_sort", "isqrt_sum", "mixed_types", "saturate_u8", "shifts"]
+"""Seen mapping with bench/mapper.py (the same map_dfg, seed 0), or from
+bitrev on with `loom map K --adg auto` (niced on a busy machine); under 10 s each."""
 # 2-D and 3-D kernels: compiled for the ADG, every access has one flat index
 # (lowering/flat_memrefs.py; each failed with C1 on its 2-index loads before)
 FLAT_KERNELS = ["fletcher16", "transpose"]
