@@ -16,13 +16,13 @@ pytestmark = pytest.mark.rtl
 MASK = (1 << 64) - 1
 
 # (switch, input, output) hops, read off the preset's wiring:
-# a = in0 at sw_0_0 input 3, b = in1 at sw_0_0 input 4, c = in3 at sw_0_1 input 5
+# a = in0 at sw_0_0 input 3, b = in1 at sw_0_0 input 4, c = in3 at sw_0_1 input 6
 ROUTES = [
     ("sw_0_0", 3, 2),   # a -> pe_0_0 p0
     ("sw_0_0", 4, 0),   # b -> sw_0_1 input 0
     ("sw_0_1", 0, 3),   # b -> pe_0_0 p1
     ("sw_1_1", 4, 7),   # a + b (pe_0_0 out 3) -> pe_1_1 p0
-    ("sw_0_1", 5, 2),   # c -> sw_1_1 input 2
+    ("sw_0_1", 6, 2),   # c -> sw_1_1 input 2
     ("sw_1_1", 2, 1),   # c -> sw_1_2 input 0
     ("sw_1_2", 0, 4),   # c -> pe_1_1 p1
     ("sw_2_2", 2, 3),   # (a + b) * c (pe_1_1 out 3) -> module output 3
