@@ -15,12 +15,27 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from loom.diagnostics import LoomError
 from loom.inputs import prepare
 from loom.progress import Progress
 from loom.sim.flow import MAX_LINES, GoldenFailed, run_seed, setup
 from loom.sim import profiles
+
+
+def _fail(what: str, problems: list[str]) -> int:
+    print(f"FAIL: {what}:")
+    for line in problems[:MAX_LINES]:
+        print(f"  {line}")
+    return 1
+
+
+def _write_report(report: dict, path: Path, **seconds: float) -> Path:
+    """The run's report with the flow's own timings added, as DIR/<name>.sim.json."""
+    report["seconds"].update({k: round(v, 3) for k, v in seconds.items()})
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    return path
 
 
 def sim_main(args: argparse.Namespace) -> int:
@@ -35,19 +50,16 @@ def sim_main(args: argparse.Namespace) -> int:
     try:
         s = setup(inputs, args.top, waves=args.waves, progress=progress)
     except GoldenFailed as exc:
-        print(f"FAIL: {inputs.name}: the golden model itself fails on {inputs.dfg}:")
-        for line in exc.problems[:MAX_LINES]:
-            print(f"  {line}")
-        return 1
+        return _fail(f"{inputs.name}: the golden model itself fails on {inputs.dfg}",
+                     exc.problems)
     settings = profiles.IDEAL if args.ideal else profiles.for_seed(args.seed)
     run = "ideal (no stalls, memory latency 1)" if args.ideal else f"seed {args.seed}"
     print(f"sim: running {run}", flush=True)
     result = run_seed(s, settings, progress, full_trace=args.trace)
     wall = time.perf_counter() - t0
     report = result.report
-    report["seconds"].update(compile=round(t_compile, 3), total=round(wall, 3))
-    report_path = inputs.out_dir / f"{inputs.name}.sim.json"
-    report_path.write_text(json.dumps(report, indent=1) + "\n")
+    report_path = _write_report(report, inputs.out_dir / f"{inputs.name}.sim.json",
+                                compile=t_compile, total=wall)
 
     verdict = "PASS" if result.passed else "FAIL"
     run = "ideal" if args.ideal else f"seed {args.seed}"
@@ -73,10 +85,7 @@ def fabric_sim_main(args: argparse.Namespace) -> int:
     try:
         s = fabric_flow.setup(map_args)
     except GoldenFailed as exc:
-        print(f"FAIL: {args.kernel}: the golden model itself fails:")
-        for line in exc.problems[:MAX_LINES]:
-            print(f"  {line}")
-        return 1
+        return _fail(f"{args.kernel}: the golden model itself fails", exc.problems)
     t_setup = time.perf_counter() - t0
     settings = profiles.IDEAL if args.ideal else profiles.for_seed(args.seed)
     target = s.mapped.target.name
@@ -86,9 +95,8 @@ def fabric_sim_main(args: argparse.Namespace) -> int:
     result = fabric_flow.run(s, settings)
     wall = time.perf_counter() - t0
     report = result.report
-    report["seconds"].update(setup=round(t_setup, 3), total=round(wall, 3))
-    report_path = s.out_dir / f"{s.mapped.stem}.sim.json"
-    report_path.write_text(json.dumps(report, indent=1) + "\n")
+    report_path = _write_report(report, s.out_dir / f"{s.mapped.stem}.sim.json",
+                                setup=t_setup, total=wall)
     verdict = "PASS" if result.passed else "FAIL"
     print(f"{verdict}: {s.name} on {target} {settings.name}: {report['cycles']} cycles, "
           f"wall {wall:.1f} s (build {s.build_seconds:.1f} s, simulate "
