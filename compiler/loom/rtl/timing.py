@@ -379,13 +379,13 @@ def loop_bound(net: Netlist, decider: str) -> Fraction | float:
     a per-iteration count of that loop compares with: the largest over all
     loops may belong to a loop that iterates less."""
     g = channel_graph(net)
+    out_edges: dict[int, list[Edge]] = {}
+    for e in g.flow_edges:
+        out_edges.setdefault(e.src, []).append(e)
     start = [c.index for c in net.channels if (c.copy_of or c).name == decider]
     seen, decided = set(start), set()
     while start:
-        ch = start.pop()
-        for e in g.flow_edges:
-            if e.src != ch:
-                continue
+        for e in out_edges.get(start.pop(), []):
             if e.inst.spec.family == "fork" or e.inst.spec.family in FIFO_KINDS:
                 if e.dst not in seen:
                     seen.add(e.dst)
