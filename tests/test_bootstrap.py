@@ -81,3 +81,23 @@ def test_a_bad_forced_version_is_refused(tmp_path):
     proc = _decide(tmp_path, {"clang-22"}, LOOM_LLVM="7")
     assert proc.returncode == 2
     assert "LOOM_LLVM=7 is not 22 or 19" in proc.stderr
+
+
+def _missing(tmp_path: Path, installed: set[str]) -> list[str]:
+    full = {k: v for k, v in os.environ.items() if k != "LOOM_LLVM"}
+    full.update(APT_CACHE=str(_fake_apt_cache(tmp_path, {"clang-22", "mlir-22-tools"})),
+                DPKG_QUERY=str(_fake_dpkg_query(tmp_path, installed)))
+    proc = subprocess.run(["bash", str(SCRIPT), "--missing"], capture_output=True, text=True,
+                          env=full, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+BASE = {"build-essential", "libpython3.11", "liblz4-dev", "zlib1g-dev", "ccache",
+        "clang-22", "mlir-22-tools"}
+
+
+def test_chromium_is_installed_for_the_viz_html_browser_test(tmp_path):
+    # tests/mapper/test_viz_html.py renders viz.html in Debian's chromium
+    assert _missing(tmp_path, BASE) == ["chromium"]
+    assert _missing(tmp_path, BASE | {"chromium"}) == []

@@ -7,12 +7,15 @@
 #
 #   tools/bootstrap-apt.sh            install what is missing
 #   tools/bootstrap-apt.sh --decide   print the LLVM version it would use, change nothing
+#   tools/bootstrap-apt.sh --missing  print the packages it would install, change nothing
 #
 # APT_CACHE and DPKG_QUERY name the apt-cache and dpkg-query commands (tests
 # substitute fakes).
 set -euo pipefail
 
 base_pkgs=(build-essential libpython3.11 liblz4-dev zlib1g-dev ccache)
+# make test renders <dfg>.<adg>.viz.html in headless Chromium (tests/mapper/test_viz_html.py)
+test_pkgs=(chromium)
 APT_CACHE=${APT_CACHE:-apt-cache}
 DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
 
@@ -65,7 +68,7 @@ apt_update() {
 main() {
   # Package lists are needed to know what is offered, unless 22 is already here.
   if [ -n "$(missing $(llvm_pkgs 22))" ] && [ "${LOOM_LLVM:-}" != 19 ] \
-     && [ "${1:-}" != --decide ]; then
+     && [ -z "${1:-}" ]; then
     apt_update
   fi
   local version
@@ -75,7 +78,11 @@ main() {
     return
   fi
   local todo
-  todo=$(missing "${base_pkgs[@]}" $(llvm_pkgs "$version"))
+  todo=$(missing "${base_pkgs[@]}" "${test_pkgs[@]}" $(llvm_pkgs "$version"))
+  if [ "${1:-}" = --missing ]; then
+    echo $todo
+    return
+  fi
   if [ -z "$todo" ]; then
     echo "bootstrap: apt packages present (LLVM $version)"
     return

@@ -212,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Compile the kernel for the ADG (joins legalized to its "
                                    "largest join fan-in), place and route it, check C1-C11 and "
                                    "write DIR/<dfg>.<adg>.{map.json,map.txt,config.json,"
-                                   "config.bin,config.h}. A kernel that does not fit: one line "
+                                   "config.bin,config.h,viz.html}. A kernel that does not fit: one line "
                                    "naming the constraint, exit 2, the partial map written.")
     p.add_argument("kernel", metavar="K", help=KERNEL_HELP)
     p.add_argument("--adg", required=True, metavar="A",

@@ -40,7 +40,7 @@ def test_same_seed_gives_byte_identical_artifacts(tmp_path, capsys):
         assert done.returncode == 0, done.stderr
     a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
     assert sorted(a) == [f"mul3.chess-4x4.{s}" for s in
-                         ("config.bin", "config.h", "config.json", "map.json", "map.txt")]
+                         ("config.bin", "config.h", "config.json", "map.json", "map.txt", "viz.html")]
     assert a == b
     assert "map: mul3 on chess-4x4: 3 ops, 3 PEs" in done.stdout
     # the words decode by the preset's layout and encode back to themselves
@@ -151,5 +151,5 @@ def test_kernel_maps_onto_some_preset(kernel, tmp_path, capsys):
     assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path)]) == 0
     chosen = capsys.readouterr().out.split("adg: auto chose ", 1)[1].split()[0]
     stem = f"{kernel}.{chosen}"
-    for suffix in ("map.json", "map.txt", "config.json", "config.bin", "config.h"):
+    for suffix in ("map.json", "map.txt", "config.json", "config.bin", "config.h", "viz.html"):
         assert (tmp_path / f"{stem}.{suffix}").stat().st_size > 0

@@ -1,6 +1,7 @@
 """Write a mapping's artifacts (seed 003's names): `<stem>.map.json`,
 `.map.txt`, `.config.json`, `.config.bin` and `.config.h`, where stem is
-`<dfg>.<adg>`. A failed mapping is written too, for inspection (LOOM
+`<dfg>.<adg>`, and the page that shows them, `.viz.html` (LOOM's
+`loom viz`; viz_html.py). A failed mapping is written too, for inspection (LOOM
 does the same)."""
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from loom.mapper.map_json import map_json
 from loom.mapper.map_text import map_text
 from loom.mapper.mapping import Mapping
 from loom.mapper.techmap import hw_memories
+from loom.mapper.viz_html import viz_html
 
-SUFFIXES = ("map.json", "map.txt", "config.json", "config.bin", "config.h")
+SUFFIXES = ("map.json", "map.txt", "config.json", "config.bin", "config.h", "viz.html")
 
 
 @dataclass
@@ -28,17 +30,21 @@ class Written:
     paths: dict[str, Path]
 
 
-def write_artifacts(m: Mapping, module: Operation, out_dir: Path, stem: str) -> Written:
+def write_artifacts(m: Mapping, module: Operation, out_dir: Path, stem: str,
+                    adg_path: Path | None = None) -> Written:
+    """`adg_path`: the ADG file, whose viz sidecar the page's layout comes from."""
     config = fabric_config(m, module)
     violations = check(m, module, config)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {s: out_dir / f"{stem}.{s}" for s in SUFFIXES}
     regions = {hw.name: hw.num_region for hw in hw_memories(module)}
-    paths["map.json"].write_text(map_json(m, config, module))
+    mapping = map_json(m, config, module)
+    paths["map.json"].write_text(mapping)
     paths["map.txt"].write_text(map_text(m, config, regions))
     paths["config.json"].write_text(config_json(config, m.adg))
     paths["config.bin"].write_bytes(config_bin(config.words))
     paths["config.h"].write_text(config_header(config, paths["config.h"].name))
+    paths["viz.html"].write_text(viz_html(m, module, mapping, stem, adg_path))
     return Written(config, violations, paths)
 
 

@@ -145,7 +145,8 @@ def map_kernel(args: argparse.Namespace, need_bundle: bool = False) -> MappedKer
         func, inputs = _kernel_body(args, max_join_fanin(module), need_bundle)
         target = Target(adg_name, module, adg_path)
         m = map_dfg(func.regions[0].block, module, args.seed)
-    written = write_artifacts(m, target.module, inputs.out_dir, f"{inputs.name}.{target.name}")
+    written = write_artifacts(m, target.module, inputs.out_dir, f"{inputs.name}.{target.name}",
+                              target.path)
     if written.violations:
         raise diagnose(m, written.violations, target.name, str(inputs.dfg))
     return MappedKernel(target, m, func, inputs, written)
@@ -157,7 +158,7 @@ def map_main(args: argparse.Namespace) -> int:
     stats: MapStats = map_stats(mk.mapping)
     print(f"map: {mk.inputs.name} on {mk.target.name}: {stats.line()}")
     print(f"     {mk.written.paths['map.json'].parent}/{mk.stem}.{{map.json,map.txt,"
-          "config.json,config.bin,config.h}")
+          "config.json,config.bin,config.h,viz.html}")
     return 0
 
 
