@@ -30,6 +30,7 @@ int main(void) { return mac(3, 4, 5) == 17 ? 0 : 1; }
 """Two ops on two lines: a muli (line 2) and an addi (line 3)."""
 
 WIDTH, HEIGHT = 1400, 900
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +162,7 @@ def test_an_adg_without_a_sidecar_is_drawn_on_a_grid(browser, tmp_path):
 
 @pytest.mark.slow
 def test_16x16_page_renders_and_shows_every_placed_op(browser, tmp_path):
-    html, mapping = _map(Path("kernels/vecadd.c"), "chess-16x16-ext4", tmp_path / "o")
+    html, mapping = _map(KERNELS / "vecadd.c", "chess-16x16-ext4", tmp_path / "o")
     page = _open(browser, html)
     assert page.evaluate("document.querySelectorAll('g.comp').length") == len(
         json.loads((tmp_path / "o" / "chess-16x16-ext4.fabric.viz.json").read_text())["components"])
