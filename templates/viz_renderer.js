@@ -296,7 +296,7 @@
     const b = box(comps.keys()) || { x0: 0, y0: 0, x1: 1000, y1: 1000 };
     // the module ports and their slanted labels above and below
     b.y0 = Math.min(b.y0, top - STEP - 120); b.y1 = Math.max(b.y1, bottom + STEP + 120);
-    show(b, 60);
+    show(b, 160);
   }
   function focusOn(names) {
     const b = box(names.filter(Boolean));

@@ -160,6 +160,22 @@ def test_an_adg_without_a_sidecar_is_drawn_on_a_grid(browser, tmp_path):
     _check_placement_shown(page, mapping, tmp_path)
 
 
+def test_a_failed_mapping_page_shows_what_was_placed(browser, tmp_path):
+    # three multiplications, and chess-2x2 has two PEs with a multiplier (C1)
+    kernel = tmp_path / "mul3.c"
+    kernel.write_text("int mul3(int a, int b, int c) {\n  return a * b * c * a;\n}\n\n"
+                      "int main(void) { return mul3(1, 2, 3) == 6 ? 0 : 1; }\n")
+    assert main(["map", str(kernel), "--adg", "chess-2x2", "-o", str(tmp_path / "o")]) == 2
+    mapping = json.loads((tmp_path / "o" / "mul3.chess-2x2.map.json").read_text())
+    page = _open(browser, tmp_path / "o" / "mul3.chess-2x2.viz.html")
+    _check_placement_shown(page, mapping, tmp_path)
+    unplaced = page.evaluate("[...document.querySelectorAll('#op-list tr.unplaced')]"
+                             ".map(tr => tr.dataset.op)")
+    placed_ops = {r["sw_node"] for r in mapping["node_mappings"]}
+    assert len(unplaced) == 3 - len(placed_ops) and all(n.startswith("muli") for n in unplaced)
+    assert "UNROUTED" in page.evaluate("document.getElementById('status-bar').textContent")
+
+
 @pytest.mark.slow
 def test_16x16_page_renders_and_shows_every_placed_op(browser, tmp_path):
     html, mapping = _map(KERNELS / "vecadd.c", "chess-16x16-ext4", tmp_path / "o")
