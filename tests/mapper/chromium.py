@@ -66,20 +66,18 @@ class Chromium:
         self._profile = tempfile.TemporaryDirectory(prefix="loom-chromium-")
         cmd_r, cmd_w = os.pipe()   # commands: we write, chromium reads fd 3
         out_r, out_w = os.pipe()   # answers: chromium writes fd 4, we read
-
-        def child_fds() -> None:
-            # out of the way first (either end may be fd 3 or 4), then in place;
-            # dup2 leaves 3 and 4 inheritable, every other fd closes on exec
-            a, b = fcntl.fcntl(cmd_r, fcntl.F_DUPFD, 10), fcntl.fcntl(out_w, fcntl.F_DUPFD, 10)
-            os.dup2(a, 3)
-            os.dup2(b, 4)
-
+        # the child's ends above 9, so that moving them onto 3 and 4 clobbers neither
+        child = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (cmd_r, out_w)]
+        for fd in (cmd_r, out_w):
+            os.close(fd)
+        a, b = child
         self.proc = subprocess.Popen(  # noqa: S603 (a fixed command)
-            [CHROMIUM, *FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
+            ["bash", "-c", f'exec "$@" 3<&{a} 4>&{b} {a}<&- {b}>&-', "chromium", CHROMIUM,
+             *FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=False, preexec_fn=child_fds)  # noqa: PLW1509
-        os.close(cmd_r)
-        os.close(out_w)
+            pass_fds=child)
+        for fd in child:
+            os.close(fd)
         self._to, self._from = cmd_w, out_r
         return self
 
