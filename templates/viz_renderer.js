@@ -51,7 +51,11 @@
   const ports = MAPPING_DATA.port_table;
   function hopOf(pid) {
     const p = ports[pid];
-    if (p.kind === 'module_in' || p.kind === 'module_out') return { comp: p.kind, port: p.index, dir: p.dir, label: p.kind + '[' + p.index + ']' };
+    if (p.kind === 'module_in' || p.kind === 'module_out') {
+      const names = p.kind === 'module_in' ? ADG_LAYOUT_DATA.moduleInputLabels : ADG_LAYOUT_DATA.moduleOutputLabels;
+      const name = names && names[p.index] ? ' ' + names[p.index].split(':')[0] : '';
+      return { comp: p.kind, port: p.index, dir: p.dir, label: p.kind + '[' + p.index + ']' + name };
+    }
     if (p.kind === 'fu') return { comp: p.pe, port: p.index, dir: p.dir, label: p.pe + '/' + p.fu + ' ' + p.dir + p.index };
     return { comp: p.name, port: p.index, dir: p.dir, label: p.name + ' ' + p.dir + p.index };
   }
@@ -174,6 +178,18 @@
   }
 
   // --- the op list -----------------------------------------------------------------------
+  // An argument enters at the module input its routes start from; a memref is
+  // bound to the memory of the op that uses it.
+  function inputPlace(n) {
+    const places = new Set();
+    for (const e of edges) {
+      if (e.from !== n) continue;
+      const r = routing.get(e.id);
+      if (e.edge_type === 'memref') places.add('memref of ' + (hostOf(e.to) || '?'));
+      else if (r && r.kind === 'routed' && r.path.length) places.add(hopOf(r.path[0]).label);
+    }
+    return places.size ? [...places].join(' ') : 'module input';
+  }
   const tbody = document.querySelector('#op-list tbody');
   const rows = new Map();
   for (const n of nodes) {
@@ -184,7 +200,7 @@
     tr.dataset.op = n.name;
     tr.dataset.node = n.id;
     const where = host ? host + (placedOn.get(n.id).pe_name ? '/' + placedOn.get(n.id).hw_name : '')
-      : (n.kind === 'input' ? 'module input' : 'unplaced');
+      : (n.kind === 'input' ? inputPlace(n.id) : 'unplaced');
     tr.innerHTML = '<td>' + esc(n.name) + '</td><td>' + esc(n.loc ? n.loc.split('/').pop() : '') + '</td><td>' + esc(where) + '</td>';
     tr.title = n.op + (n.source ? '\n' + n.source : '');
     tr.addEventListener('click', () => selectNode(n.id, true));
@@ -331,6 +347,12 @@
   window.addEventListener('keydown', ev => {
     if (ev.key === 'f') fit();
     if (ev.key === 'Escape') clearSelection();
+    if (ev.key === '+' || ev.key === '-') {   // zoom about the centre
+      const k = ev.key === '+' ? 1 / 1.25 : 1.25;
+      const cx = view.x + view.w / 2, cy = view.y + view.h / 2;
+      view = { x: cx - view.w * k / 2, y: cy - view.h * k / 2, w: view.w * k, h: view.h * k };
+      apply();
+    }
   });
   window.addEventListener('resize', fit);
 

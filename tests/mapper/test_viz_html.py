@@ -124,6 +124,13 @@ def test_small_preset_page_shows_ops_c_lines_and_routes(browser, tmp_path):
         line = next(k for k, text in enumerate(lines, 1) if expr in text)
         assert loc.startswith(f"mac.c:{line}:"), (kind, loc)
 
+    # each argument enters at the module input its routes start from in map.json
+    entries = page.evaluate("[...document.querySelectorAll('#op-list tr.boundary')]"
+                            ".map(tr => tr.cells[2].textContent)")
+    starts = {mapping["port_table"][r["path"][0]]["index"] for r in mapping["edge_routings"]
+              if mapping["port_table"][r["path"][0]].get("kind") == "module_in"}
+    assert sorted(int(e.split("[")[1].split("]")[0]) for e in entries) == sorted(starts)
+
     # the page carries map.json and the ADG's viz sidecar as they were written
     assert json.loads(page.evaluate("JSON.stringify(MAPPING_DATA)")) == mapping
     adg_viz = json.loads((tmp_path / "o" / "chess-2x2.fabric.viz.json").read_text())
