@@ -11,6 +11,7 @@ and a divergence names the invocation its token belongs to.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,8 @@ class Divergence:
     channel_index: int = 0
     invocation: str = ""          # e.g. " (invocation 1)" when there are several
     offered_only: str | None = None   # offered, never taken: the channel it was seen on
+    label: str = ""               # how to name the channel instead ("DFG edge 3 'x'")
+    route: str = ""               # the hardware it passed through, when known
 
     def describe(self) -> str:
         exp = "nothing" if self.expected is _MISSING else _fmt(self.expected)
@@ -76,8 +79,10 @@ class Divergence:
         if self.offered_only is not None:
             got = f"a token offered and never taken (seen as {got} on '{self.offered_only}')"
         when = f"at cycle {self.cycle}" if self.cycle is not None else "by the end of the run"
-        return (f"first divergence on channel '{self.channel}' (from {self.producer} to "
-                f"{self.consumer}), token {self.index}{self.invocation}: expected {exp}, "
+        name = self.label or f"channel '{self.channel}'"
+        route = f"; route: {self.route}" if self.route else ""
+        return (f"first divergence on {name} (from {self.producer} to "
+                f"{self.consumer}{route}), token {self.index}{self.invocation}: expected {exp}, "
                 f"got {got} {when}")
 
 
@@ -102,14 +107,18 @@ def _end(net: Netlist, ch: Channel, which: str) -> str:
     return end[0].origin
 
 
-def _invocation(name: str, index: int, trace_ends: list[dict[str, int]]) -> str:
+def invocation_number(name: str, index: int, trace_ends: list[dict[str, int]]) -> int:
+    """The invocation token `index` of a channel belongs to (past the last: their count)."""
+    return next((k for k, ends in enumerate(trace_ends) if index < ends.get(name, 0)),
+                len(trace_ends))
+
+
+def invocation_of(name: str, index: int, trace_ends: list[dict[str, int]]) -> str:
     """Which invocation token `index` of a channel belongs to ('' with one)."""
     if len(trace_ends) < 2:
         return ""
-    for k, ends in enumerate(trace_ends):
-        if index < ends.get(name, 0):
-            return f" (invocation {k})"
-    return " (after the last invocation)"
+    k = invocation_number(name, index, trace_ends)
+    return f" (invocation {k})" if k < len(trace_ends) else " (after the last invocation)"
 
 
 def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]],
@@ -119,19 +128,28 @@ def first_divergence(net: Netlist, trace: RtlTrace, golden: dict[str, list[Any]]
     for ch in net.channels:
         if not ch.traced:
             continue
-        expected = golden.get(ch.name, [])
-        got = trace.transfers.get(ch.index, [])
-        for i in range(max(len(expected), len(got))):
-            e = expected[i] if i < len(expected) else _MISSING
-            g, cycle = (got[i][1], got[i][0]) if i < len(got) else (_MISSING, None)
-            if e is _MISSING or g is _MISSING or e != g:
-                found.append(Divergence(ch.name, _end(net, ch, "driver"), _end(net, ch, "sink"),
-                                        i, e, g, cycle, ch.index,
-                                        _invocation(ch.name, i, trace_ends or [])))
-                break
+        miss = first_mismatch(golden.get(ch.name, []), trace.transfers.get(ch.index, []))
+        if miss is not None:
+            i, e, g, cycle = miss
+            found.append(Divergence(ch.name, _end(net, ch, "driver"), _end(net, ch, "sink"),
+                                    i, e, g, cycle, ch.index,
+                                    invocation_of(ch.name, i, trace_ends or [])))
     if not found:
         return None
     return _blame(net, [_offered_upstream(net, trace, golden, d) for d in found])
+
+
+def first_mismatch(expected: Sequence[Any], got: Sequence[tuple[int, Any]]
+                   ) -> tuple[int, Any, Any, int | None] | None:
+    """Where a channel's (cycle, value) transfers `got` first leave its golden
+    stream: (token index, expected value, got value, its cycle); a token one
+    side lacks is _MISSING (and its cycle None). None: the streams are equal."""
+    for i in range(max(len(expected), len(got))):
+        e = expected[i] if i < len(expected) else _MISSING
+        g, cycle = (got[i][1], got[i][0]) if i < len(got) else (_MISSING, None)
+        if e is _MISSING or g is _MISSING or e != g:
+            return i, e, g, cycle
+    return None
 
 
 def _feeding(net: Netlist, inst) -> list[Channel]:
@@ -198,20 +216,35 @@ def _blame(net: Netlist, found: list[Divergence]) -> Divergence:
     Missing tokens are symptoms of blocking; they count only when nothing
     was wrong.
     """
-    active = {d.channel: d for d in found if d.got is not _MISSING}
-    if not active:
-        return min(found, key=_order)
-    by_name = {ch.name: ch for ch in net.channels}
     inputs: dict[str, list[str]] = {}
     for ch in net.channels:
         if ch.sink is not None:
             inputs.setdefault(ch.sink[0].name, []).append(ch.name)
-    roots = []
-    for d in active.values():
-        driver = by_name[d.channel].driver
-        feeding = inputs.get(driver[0].name, []) if driver is not None else []
-        if not any(name in active for name in feeding):
-            roots.append(d)
+    feeding = {ch.name: inputs.get(ch.driver[0].name, []) if ch.driver is not None else []
+               for ch in net.channels}
+    return blame(found, feeding)
+
+
+def blame(found: list[Divergence], feeding: dict[str, list[str]],
+          stage: dict[str, int] | None = None) -> Divergence:
+    """Of the divergences `found` (one per channel), the one whose wrong
+    token was made where it shows: on a channel none of whose producer's
+    inputs (`feeding`: channel -> the channels into its producer) carried a
+    wrong or extra token; the earliest such. Missing tokens alone: the
+    earliest; with `stage` (channel -> the invocation of its missing token),
+    of the earliest invocation, a channel whose producer's inputs missed
+    nothing of that invocation or before (where the flow stopped)."""
+    active = {d.channel: d for d in found if d.got is not _MISSING}
+    if not active and stage is not None:
+        def stopped_here(d: Divergence) -> bool:
+            return not any(name in stage and stage[name] <= stage[d.channel]
+                           for name in feeding.get(d.channel, []))
+        stopped = [d for d in found if stopped_here(d)] or found
+        return min(stopped, key=lambda d: (stage[d.channel], _order(d)))
+    if not active:
+        return min(found, key=_order)
+    roots = [d for d in active.values()
+             if not any(name in active for name in feeding.get(d.channel, []))]
     return min(roots or list(active.values()), key=_order)
 
 

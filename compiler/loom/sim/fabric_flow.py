@@ -2,15 +2,10 @@
 (loom.mapper.command.map_kernel), the golden run of the mapped DFG, the
 fabric RTL and its harness built once per ADG (under gen/fabric_build/<adg>,
 keyed by the ADG's RTL alone, so every kernel mapped onto it reuses the
-build), then runs that stream config.bin into the config port and check the
-results and final memories against the native run.
-
-Not yet here (issue 14): per-channel observation. The design: every DFG edge's
-route ends at a PE input port (pe_routes "in" entries of the map) or a module
-output; the harness would tap every PE input port of the ADG (valid, ready,
-data: the build stays kernel independent) and keep a summary per port, and the
-flow would compare the port each edge ends at with that edge's golden
-summary (its value bits only: the network is 64 bits wide).
+build), then runs that stream config.bin into the config port and check
+every DFG edge's tokens where its route ends (loom.sim.fabric_check: the
+harness taps every PE input port, the map says which edge ends where), the
+results and the final memories against the golden and native runs.
 """
 
 from __future__ import annotations
@@ -30,9 +25,18 @@ from loom.fabric.rtl.top import FabricRtl
 from loom.golden.run import GoldenRun, run_dfg
 from loom.mapper.command import MappedKernel, map_kernel
 from loom.mapper.config_files import read_config_bin
-from loom.sim.compare import read_memory
-from loom.sim.fabric_harness import Binding, binding, fabric_plusargs, read_outputs, render_fabric_tb
-from loom.sim.flow import GoldenFailed
+from loom.sim.compare import read_memory, read_trace
+from loom.sim.fabric_check import check_edges
+from loom.sim.fabric_edges import EdgeMap, edge_map
+from loom.sim.fabric_harness import (
+    Binding,
+    binding,
+    fabric_plusargs,
+    fabric_taps,
+    read_outputs,
+    render_fabric_tb,
+)
+from loom.sim.flow import MAX_LINES, GoldenFailed
 from loom.sim.harness import MEM_MODEL
 from loom.sim.profiles import RunSettings
 from loom.sim.runner import ROOT, SimBuild
@@ -51,6 +55,8 @@ class FabricSetup:
     binding: Binding
     words: list[int]
     """The configuration words, read back from the written config.bin."""
+    edges: EdgeMap
+    """Where each DFG edge is observed on the fabric."""
 
     @property
     def func(self) -> Operation:
@@ -91,20 +97,22 @@ def fabric_build(rtl: FabricRtl, adg: str, build_root: Path = BUILD_ROOT) -> Sim
 
 def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetup:
     """Compile and map (a kernel that does not fit raises the mapper's
-    diagnosis), run the golden model on the mapped DFG, write the fabric RTL
+    diagnosis), run the golden model on the mapped DFG (recording every
+    channel: the edges are compared token by token), write the fabric RTL
     beside the map and build the fabric's harness (cached per ADG)."""
     mapped = map_kernel(args, need_bundle=True)
     inputs = mapped.inputs
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
-    golden = run_dfg(mapped.func, bundle, str(inputs.dfg), traces=False)
+    golden = run_dfg(mapped.func, bundle, str(inputs.dfg))
     if not golden.ok:
         raise GoldenFailed(golden.problems())
     arts = write_fabric_rtl(mapped.target.path, mapped.target.name, inputs.out_dir)
     build = fabric_build(arts.rtl, mapped.target.name, build_root)
     words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
+    edges = edge_map(mapped.mapping, mapped.func, fabric_taps(arts.rtl), str(inputs.dfg))
     return FabricSetup(mapped, bundle, golden, arts.rtl, build, build.build(),
-                       binding(mapped.mapping), words)
+                       binding(mapped.mapping), words, edges)
 
 
 def _result_args(func: Operation) -> list[int]:
@@ -120,16 +128,26 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
     plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
                                str(s.mapped.inputs.dfg))
     tokens = s.golden.execution.tokens
-    result = s.build.run(run_dir, plusargs, max_cycles=1000 + 2 * len(s.words) + 200 * tokens)
+    # past the watchdog: a run that stops ends as a deadlock, which records its stuck ports
+    budget = max(1000 + 2 * len(s.words) + 200 * tokens, settings.watchdog + 1000)
+    result = s.build.run(run_dir, plusargs, max_cycles=budget)
     if result["status"] == "crashed":
         raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
                           f"see {run_dir / 'sim.log'}")
     finished = result["status"] == "finished"
     outputs = read_outputs(run_dir / "outputs.txt")
     outcome = _outcome(s, outputs, run_dir)
+    check = check_edges(s.edges, read_trace(run_dir / "trace.bin"), outputs,
+                        s.golden.execution)
     problems: list[str] = []
+    if check.divergence is not None:
+        problems.append(check.divergence.describe())
     if not finished:
         problems.append(f"{result['status']}: the kernel did not finish on the fabric")
+        if check.stuck:
+            problems.append("stuck at valid && !ready: " + ", ".join(check.stuck[:MAX_LINES]))
+        if check.short:
+            problems.append("short of golden tokens: " + ", ".join(check.short[:MAX_LINES]))
     if result.get("mem_error"):
         problems.append("a memory model saw an out-of-range address (see sim.log)")
     bound = set(s.binding.outputs.values())
@@ -144,11 +162,14 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
         "seed": settings.seed, "run": settings.name, "sim_status": result["status"],
         "cycles": cycles, "config_words": len(s.words),
         "invocations": s.bundle.start_token_count, "golden_tokens": tokens,
+        "edges": {"observed": len(s.edges.probes), "tokens": check.tokens,
+                  "unobserved": s.edges.unobserved},
         "problems": problems,
         "seconds": {"build": round(s.build_seconds, 3), "simulate": round(result["seconds"], 3)},
         "artifacts": {"map": str(s.mapped.written.paths["map.json"]),
                       "config": str(s.mapped.written.paths["config.bin"]),
                       "build": str(s.build.build_dir), "outputs": str(run_dir / "outputs.txt"),
+                      "trace": str(run_dir / "trace.bin"),
                       "log": str(run_dir / "sim.log")},
     }
     return FabricResult(not problems, problems, report)

@@ -1,7 +1,9 @@
 """The simulation harness of a fabric: tb_<adg>_fabric (templates/fabric_tb.sv.j2),
 built once per ADG, and what binds one mapped kernel to it: which top port
 carries which argument or result, which extmemory holds which memref, and
-the plusargs and files of one run."""
+the plusargs and files of one run. The harness taps every PE input port of
+the ADG (kernel independent: one build serves every kernel); where a DFG edge
+ends is the mapped kernel's business (loom.sim.fabric_edges)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from xdsl.ir import Operation
 from loom.bundle import Bundle, bits
 from loom.diagnostics import LoomError, Location
 from loom.fabric.rtl.graph import wire_width
+from loom.fabric.rtl.modules import lane_width
 from loom.fabric.rtl.top import FabricRtl, identifier
 from loom.mapper.mapping import Mapping
 from loom.rtl.render import template_environment
@@ -51,6 +54,34 @@ class Binding:
     """memref argument index -> the extmemory (identifier) it is bound to."""
 
 
+@dataclass(frozen=True)
+class Tap:
+    """One PE input port the harness records: every transfer into it goes to
+    the run's trace file (loom.sim.compare.RECORD) with `id` as its channel."""
+
+    id: int
+    pe: str
+    """The PE instance (an identifier)."""
+    port: int
+    """The PE input index."""
+    lo: int
+    """Its lane's lowest bit in `<pe>_io_in_data`."""
+    bits: int
+    """The lane bits recorded (the value sits in the low bits; at most 64)."""
+
+
+def fabric_taps(rtl: FabricRtl) -> list[Tap]:
+    """Every input port of every spatial PE, PEs in body order."""
+    taps: list[Tap] = []
+    for node in rtl.graph.nodes:
+        if node.kind != "spatial_pe":
+            continue
+        lane = lane_width(node)
+        for k in range(len(node.in_types)):
+            taps.append(Tap(len(taps), identifier(node.name), k, k * lane, min(lane, 64)))
+    return taps
+
+
 def top_ports(rtl: FabricRtl) -> tuple[list[TopPort], list[TopPort]]:
     ins = [TopPort(f"in{k}", wire_width(a.type)) for k, a in enumerate(rtl.graph.args)
            if not isinstance(a.type, MemRefType)]
@@ -78,6 +109,7 @@ def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
     text = template_environment().get_template("fabric_tb.sv.j2").render(
         top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
         pes=[identifier(n.name) for n in rtl.graph.nodes if n.kind == "spatial_pe"],
+        taps=fabric_taps(rtl),
         max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
         connections=",\n".join("    " + c for c in conns))
     return module, text
@@ -134,7 +166,7 @@ def fabric_plusargs(b: Binding, func: Operation, bundle: Bundle, words: list[int
             f"+loom_mem_max_latency={settings.mem_max_latency}",
             f"+loom_watchdog={settings.watchdog}", f"+loom_drain={settings.drain}",
             f"+loom_invocations={n}", f"+loom_cfg={cfg}", f"+loom_cfg_words={len(words)}",
-            f"+loom_outputs={run_dir / 'outputs.txt'}"]
+            f"+loom_outputs={run_dir / 'outputs.txt'}", f"+loom_trace={run_dir / 'trace.bin'}"]
     block_args = func.regions[0].block.args
     for arg, port in sorted(b.inputs.items()):
         t = block_args[arg].type

@@ -77,6 +77,12 @@ def _widths(node: Node) -> tuple[int, int]:
     return w_in, w_out
 
 
+def lane_width(node: Node) -> int:
+    """Bits of each data lane of a node's ports (its widest port): lane k of
+    `<instance>_io_in_data` is bits [k*lane +: lane]."""
+    return max(_widths(node))
+
+
 def _spatial_sw(node: Node, s: Slice | None) -> Component:
     w_in, w_out = _widths(node)
     w = max(w_in, w_out)
@@ -183,8 +189,7 @@ def _pe_fu_ops(definition) -> list:
 def _spatial_pe(node: Node, s: Slice | None) -> Component:
     from loom.fabric.rtl.fu import fu_module
     assert s is not None   # a spatial PE always has a slice (enable)
-    w_in, w_out = _widths(node)
-    lane = max(w_in, w_out)
+    lane = lane_width(node)
     n_in, n_out = len(node.in_types), len(node.out_types)
     pe_name = node.definition.attributes["sym_name"].data  # type: ignore[attr-defined]
     fus = [fu_module(fu, lane, f"function unit of fabric.spatial_pe @{pe_name}")
