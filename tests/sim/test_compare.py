@@ -4,7 +4,7 @@ fork's output while the fork's input never completed it was made upstream."""
 from loom.golden.run import find_func
 from loom.ir import parse_module
 from loom.rtl.netlist import build_netlist
-from loom.sim.compare import RtlTrace, first_divergence
+from loom.sim.compare import _MISSING, Divergence, RtlTrace, blame, first_divergence
 
 # x + z, widened, forked to two results: the add is the only unit that makes
 # a value; the cast and the fork pass it on
@@ -78,3 +78,21 @@ def test_a_fork_output_two_tokens_ahead_of_its_input_is_the_forks_fault():
     trace.transfers[fa.index] = [(1, 5), (2, 5)]      # token 0 twice
     d = first_divergence(net, trace, golden)
     assert d.channel == fa.name and d.index == 1 and d.got == 5 and d.offered_only is None
+
+
+def _missing(channel: str, index: int, order: int) -> Divergence:
+    return Divergence(channel, "p", "c", index, 1, _MISSING, None, order)
+
+
+def test_a_stopped_flow_is_blamed_where_it_stopped_in_the_earliest_invocation():
+    """a -> b -> c, and an argument edge x into a: b never carried its
+    invocation-0 token (its route is cut), so c did not either, and nothing
+    of invocation 1 moved. The first divergence is b's: its producer's input
+    a missed nothing of invocation 0; x (invocation 1) and c (fed by b) are not."""
+    found = [_missing("x", 1, 0), _missing("a", 1, 1), _missing("b", 0, 2),
+             _missing("c", 0, 3)]
+    feeding = {"x": [], "a": ["x"], "b": ["a"], "c": ["b"]}
+    stage = {"x": 1, "a": 1, "b": 0, "c": 0}
+    assert blame(found, feeding, stage).channel == "b"
+    # without the invocations: the earliest (here the lowest channel)
+    assert blame(found, feeding).channel == "x"

@@ -1,8 +1,9 @@
 """Where each DFG edge of a mapped kernel can be watched on the fabric.
 
 An edge's route ends at a PE input port (the last step of its path enters
-a function unit through a PE input wire: loom.mapper.wires) or at a module
-output. The harness taps every PE input port (loom.sim.fabric_harness.Tap);
+a function unit through a PE input wire: loom.mapper.wires), a memory's
+input port or a module output. The harness taps every PE and memory input
+port (loom.sim.fabric_harness.Tap);
 this module says which tap, or which output port, carries which edge, and
 which golden channel holds the edge's stream: the channel of the consumer's
 operand (a fork's output carries the same tokens as the value it copies).
@@ -43,13 +44,13 @@ class EdgeProbe:
     width: int
     """Value bits compared; 0: a control edge (token count only)."""
     tap: int | None
-    """The PE input tap its route ends at ..."""
+    """The PE or memory input tap its route ends at ..."""
     output: str | None
     """... or the top output port (`out<k>`)."""
     producer: str
     consumer: str
     route: str
-    """The fabric resources on its route: switches, fifos, the PE port."""
+    """The fabric resources on its route: switches, fifos, the end port."""
 
     @property
     def label(self) -> str:
@@ -66,7 +67,7 @@ class EdgeProbe:
 class EdgeMap:
     probes: list[EdgeProbe]
     unobserved: list[str]
-    """Edges whose route ends at neither (a memory port): described."""
+    """Edges whose route ends at no tapped port: described (none expected)."""
 
 
 def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> EdgeMap:
@@ -95,6 +96,10 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
                 and wire.pe_input_index >= 0:
             tap = tap_of.get((identifier(end_node.pe), wire.pe_input_index))
             pe_port = f"{end_node.pe} input {wire.pe_input_index}"
+        elif end_node.resource_class == "memory":
+            lane = [p for p in end_node.inputs if not m.adg.ports[p].is_memref].index(path[-1])
+            tap = tap_of.get((identifier(end_node.name), lane))
+            pe_port = f"{end_node.name} input {lane}"
         label = f"edge {e.id} '{names[operand]}'"
         if tap is None and output is None:
             unobserved.append(f"{label} (to {consumer}, ends at {end_node.name})")

@@ -1,8 +1,8 @@
 """The simulation harness of a fabric: tb_<adg>_fabric (templates/fabric_tb.sv.j2),
 built once per ADG, and what binds one mapped kernel to it: which top port
 carries which argument or result, which extmemory holds which memref, and
-the plusargs and files of one run. The harness taps every PE input port of
-the ADG (kernel independent: one build serves every kernel); where a DFG edge
+the plusargs and files of one run. The harness taps every PE and memory
+input port of the ADG (kernel independent: one build serves every kernel); where a DFG edge
 ends is the mapped kernel's business (loom.sim.fabric_edges)."""
 
 from __future__ import annotations
@@ -56,28 +56,36 @@ class Binding:
 
 @dataclass(frozen=True)
 class Tap:
-    """One PE input port the harness records: every transfer into it goes to
+    """One PE or memory input port the harness records: every transfer into it goes to
     the run's trace file (loom.sim.compare.RECORD) with `id` as its channel."""
 
     id: int
     pe: str
-    """The PE instance (an identifier)."""
+    """The instance (an identifier)."""
     port: int
-    """The PE input index."""
+    """Its data input index (lane)."""
     lo: int
     """Its lane's lowest bit in `<pe>_io_in_data`."""
     bits: int
     """The lane bits recorded (the value sits in the low bits; at most 64)."""
 
 
+TAPPED = ("spatial_pe", "extmemory", "memory")
+"""The nodes whose input ports end DFG edges' routes (a memory's: its address
+and store data lanes)."""
+
+
 def fabric_taps(rtl: FabricRtl) -> list[Tap]:
-    """Every input port of every spatial PE, PEs in body order."""
+    """Every data input port of every PE and memory, in body order (a memref
+    input is no port: lane k is the k-th other input)."""
     taps: list[Tap] = []
     for node in rtl.graph.nodes:
-        if node.kind != "spatial_pe":
+        if node.kind not in TAPPED:
             continue
-        lane = lane_width(node)
-        for k in range(len(node.in_types)):
+        data = [t for t in node.in_types if not isinstance(t, MemRefType)]
+        lane = lane_width(node) if node.kind == "spatial_pe" else \
+            max(wire_width(t) for t in data)
+        for k in range(len(data)):
             taps.append(Tap(len(taps), identifier(node.name), k, k * lane, min(lane, 64)))
     return taps
 
