@@ -90,6 +90,16 @@ def _out_edges(s: FabricSetup, node: int) -> set[int]:
     return {e.id for e in s.mapped.mapping.sw.out_edges(node)}
 
 
+def _names_route(s: FabricSetup, edge: int, rest: str) -> bool:
+    """The report names the switches on the edge's route (the map's path)."""
+    m = s.mapped.mapping
+    switches = [m.adg.nodes[m.adg.ports[p].node].name for p in m.paths[edge] or []
+                if m.adg.nodes[m.adg.ports[p].node].kind == "spatial_sw"]
+    every = {n.name for n in m.adg.nodes if n.kind == "spatial_sw"}
+    route = rest.split("; route: ", 1)[1].split(")", 1)[0].split(", ")
+    return bool(switches) and [r for r in route if r in every] == switches
+
+
 def test_the_unbroken_configuration_passes_with_every_edge_observed(fabric):
     assert _run(fabric, _decoded(fabric)) == []
     routed = [e for e, path in zip(fabric.mapped.mapping.sw.edges, fabric.mapped.mapping.paths)
@@ -106,6 +116,7 @@ def test_a_wrong_constant_diverges_on_the_constants_edge(fabric):
     edge, rest = _first_edge(_run(fabric, values))
     assert edge in _out_edges(fabric, node)
     assert "token 0 (invocation 0): expected 3, got 4" in rest
+    assert "tiny.c:3:" in rest and _names_route(fabric, edge, rest)   # `d * 3`
 
 
 def test_a_wrong_cmpi_predicate_diverges_on_the_compares_edge(fabric):
@@ -117,6 +128,7 @@ def test_a_wrong_cmpi_predicate_diverges_on_the_compares_edge(fabric):
     edge, rest = _first_edge(_run(fabric, values))
     assert edge in _out_edges(fabric, node)
     assert f"token 0 (invocation 0): expected {int(A < B)}, got {int(A >= B)}" in rest
+    assert "tiny.c:2:" in rest and _names_route(fabric, edge, rest)   # `a < b`
 
 
 def test_a_swapped_pe_input_select_diverges_on_the_subtractions_edge(fabric):

@@ -1,7 +1,8 @@
 """`loom sim K --adg A`: a kernel mapped onto a fabric preset runs on the
-configured fabric RTL; its results and memories are checked against the
-native C run. The fabric build (gen/fabric_build/<adg>, about 5 minutes
-for an 8x8 preset on this machine) is shared by every kernel and test."""
+configured fabric RTL; every DFG edge is checked against the golden model
+where its route ends, results and memories against the native C run. The
+fabric build (gen/fabric_build/<adg>, about 5 minutes for an 8x8 preset on
+this machine) is shared by every kernel and test."""
 
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ def test_kernels_run_on_one_fabric_under_stall_seeds(tmp_path, capsys, kernel, s
     report = json.loads((tmp_path / f"{kernel}.{PRESET}.sim.json").read_text())
     assert report["status"] == "pass" and report["sim_status"] == "finished"
     assert report["config_words"] > 0
+    # every routed DFG edge of map.json was compared where its route ends
+    doc_map = json.loads((tmp_path / f"{kernel}.{PRESET}.map.json").read_text())
+    # (a memref's edge binds the memory's own port: path [p, p], no route)
+    routed = [r for r in doc_map["edge_routings"] if r["kind"] == "routed"
+              and len(set(r["path"])) > 1]
+    assert report["edges"]["observed"] == len(routed) and report["edges"]["unobserved"] == []
+    assert f"{len(routed)} DFG edges compared where their routes end" in out
     # the port map.txt binds result 0 to carried the native run's result
     # (output sentinels in result order: result 0, then the done token)
     map_text = (tmp_path / f"{kernel}.{PRESET}.map.txt").read_text()

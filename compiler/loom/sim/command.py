@@ -100,6 +100,10 @@ def fabric_sim_main(args: argparse.Namespace) -> int:
     print(f"{verdict}: {s.name} on {target} {settings.name}: {report['cycles']} cycles, "
           f"wall {wall:.1f} s (build {s.build_seconds:.1f} s, simulate "
           f"{report['seconds']['simulate']:.1f} s)")
+    edges = report["edges"]
+    print(f"  {edges['observed']} DFG edges compared where their routes end "
+          f"({edges['tokens']} tokens)"
+          + (f"; not observed: {', '.join(edges['unobserved'])}" if edges["unobserved"] else ""))
     for line in result.problems[:MAX_LINES]:
         print(f"  {line}")
     print(f"  report {report_path}")
