@@ -8,7 +8,7 @@ gen/rtl_area/, so a rerun only synthesizes what changed.
 
     tools/run python bench/unit_area.py [--family F ...] [--quick]
 
---quick skips the 64-bit dividers (about a minute of Yosys each).
+--quick skips the 64-bit dividers (about 12 s of Yosys each: 64 pipeline stages).
 """
 
 from __future__ import annotations

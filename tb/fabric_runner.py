@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from loom.fabric.config_layout import FabricLayout
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.ir import parse
+from loom.sim.runner import QUICK_MAKEFLAGS
 from tb.scoreboard import Scoreboard
 from tb.unit_runner import PROFILES, Profile, UnitBuild, assert_episode_clean, rand_value
 
@@ -89,24 +90,11 @@ def _port_widths(rtl: FabricRtl) -> dict[str, int]:
 class FabricBuild(UnitBuild):
     """The Verilator build of one fabric and its wrapper."""
 
+    makeflags = QUICK_MAKEFLAGS   # a whole fabric is large: unoptimized C++ builds faster
+
     def __init__(self, name: str, rtl: FabricRtl):
         super().__init__(f"fabric_{name}", [])
         self.rtl = rtl
-
-    def build(self) -> None:
-        # a whole fabric is large: unoptimized C++ builds faster, and
-        # ccache needs the precompiled header included as a file (loom.sim.runner)
-        import os
-        from loom.sim.runner import QUICK_MAKEFLAGS
-        old = os.environ.get("MAKEFLAGS")
-        os.environ["MAKEFLAGS"] = QUICK_MAKEFLAGS
-        try:
-            super().build()
-        finally:
-            if old is None:
-                os.environ.pop("MAKEFLAGS", None)
-            else:
-                os.environ["MAKEFLAGS"] = old
 
     def sources(self) -> dict[str, str]:
         files = {f"{m.name}.sv": m.text for m in self.rtl.modules}

@@ -29,7 +29,7 @@ from loom.golden.channel import Channel
 from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
 from loom.rtl.units import UnitSpec
-from loom.sim.runner import build_lock, verilator_version
+from loom.sim.runner import MAKEFLAGS, build_lock, verilator_version
 from tb.scoreboard import Scoreboard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,6 +207,10 @@ def wrapper_sv(top: str, instances: list[tuple[str, UnitSpec]]) -> str:
 class UnitBuild:
     """The Verilator build of one wrapper around several units."""
 
+    # ccache needs the precompiled header of a build large enough to have one
+    # included as a file (loom.sim.runner)
+    makeflags = MAKEFLAGS
+
     def __init__(self, name: str, specs: Sequence[UnitSpec]):
         self.name = name
         self.top = f"tb_{name}"
@@ -225,7 +229,7 @@ class UnitBuild:
 
         files = self.sources()
         src = self.dir / "src"
-        key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES,
+        key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES, self.makeflags,
                                          verilator_version()]).encode()).hexdigest()
         with build_lock():   # one Verilator build at a time on the machine
             stamp = self.dir / "build.key"
@@ -238,9 +242,17 @@ class UnitBuild:
             for fname, text in files.items():
                 (src / fname).write_text(text)
             runner = get_runner("verilator")
-            runner.build(sources=[src / f for f in sorted(files)], hdl_toplevel=self.top,
-                         build_dir=self.dir / "sim", defines=DEFINES,
-                         timescale=("1ns", "1ps"), log_file=self.dir / "build.log")
+            old_flags = os.environ.get("MAKEFLAGS")
+            os.environ["MAKEFLAGS"] = self.makeflags
+            try:
+                runner.build(sources=[src / f for f in sorted(files)], hdl_toplevel=self.top,
+                             build_dir=self.dir / "sim", defines=DEFINES,
+                             timescale=("1ns", "1ps"), log_file=self.dir / "build.log")
+            finally:
+                if old_flags is None:
+                    os.environ.pop("MAKEFLAGS", None)
+                else:
+                    os.environ["MAKEFLAGS"] = old_flags
             stamp.write_text(key)
 
     def run(self, plan: dict[str, Any], tag: str) -> dict[str, Any]:

@@ -59,8 +59,7 @@ def test_every_unit_family_has_a_timing_model():
         elif family in names:
             keys = {k: params[k] for k in names[family]}
         else:                                   # binary and pipelined arithmetic
-            keys = dict(w=8) | (dict(latency=2) if family in ("muli", "divsi", "divui", "remsi",
-                                                               "remui") else {})
+            keys = dict(w=8) | (dict(latency=2) if family == "muli" else {})
         timing = unit_timing(unit_spec(family, **keys))
         assert timing.arcs or family in ("source", "sink"), family
 
@@ -74,6 +73,10 @@ def test_buffers_as_the_templates_build_them():
     assert (fifo.latency, fifo.valid_comb, fifo.ready_comb) == (1, False, False)
     mul = unit_timing(unit_spec("muli", w=8, latency=3)).arcs[0]
     assert (mul.latency, mul.valid_comb, mul.ready_comb) == (3, False, True)
+    for op in ("divsi", "divui", "remsi", "remui"):   # one quotient bit a stage
+        div = unit_timing(unit_spec(op, w=32))
+        assert {(a.latency, a.valid_comb, a.ready_comb) for a in div.arcs} == {(32, False, True)}
+        assert div.holds == {("result", None)}
 
 
 def test_carry_tokens_are_on_its_loop_ports():

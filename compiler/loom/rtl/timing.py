@@ -14,8 +14,9 @@ Read from templates/*.sv.j2:
   mux, join, merge, lazy_fork, compose, bundle) and the done-bit units
   (fork, sync, unbundle, control_merge, gate, mem_load, mem_store):
   latency 0, valid and ready combinational;
-- arith_pipelined with latency L > 0: valid registered (its last stage),
-  ready combinational (the advance chain), latency L;
+- arith_pipelined (muli) with latency L > 0: valid registered (its last
+  stage), ready combinational (the advance chain), latency L; arith_divider
+  (the divisions) the same with L = its width (one quotient bit a stage);
 - carry: valid combinational from a, b and d (fast path); a and b ready
   combinational on o's ready, d's ready registered (`in_cond`);
 - invariant: valid combinational from a and d, both readies combinational;
@@ -53,7 +54,7 @@ from fractions import Fraction
 
 from loom.dialects import handshake as hs
 from loom.rtl.netlist import Channel, Instance, Netlist, build_netlist
-from loom.rtl.units import BINARY_OPS, CAST_OPS, FIFO_KINDS, UnitSpec
+from loom.rtl.units import BINARY_OPS, CAST_OPS, DIV_OPS, FIFO_KINDS, UnitSpec, divider_latency
 from loom.scc import strongly_connected
 
 Lane = tuple[str, int | None]
@@ -62,7 +63,6 @@ COMBINATIONAL = frozenset((*BINARY_OPS, *CAST_OPS, "cmpi", "select", "constant",
                            "mux", "join", "merge", "lazy_fork", "compose", "decompose",
                            "bundle", "sink", "source", "fork", "sync", "unbundle",
                            "control_merge", "gate", "load", "store"))
-PIPELINED = frozenset(("muli", "divsi", "divui", "remsi", "remui"))
 EXTMEM_RESULT_LATENCY = 3    # accept -> request slot -> storage (latency 1) -> result register
 EXTMEM_PORT_II = 4           # one access in flight per port: busy until its results are taken
 EXTMEM_DONE_LATENCY = 1      # pipelined bridge: done offered the cycle after acceptance
@@ -150,8 +150,8 @@ def unit_timing(spec: UnitSpec) -> UnitTiming:
         return UnitTiming(_all_to_all(spec, latency=1, valid_comb=False, ready_comb=False,
                                       entry=True),
                           frozenset(_lanes(spec, "out")), self_ii=1)
-    if f in PIPELINED:
-        lat = spec.params["latency"]
+    if f == "muli" or f in DIV_OPS:
+        lat = spec.params["latency"] if f == "muli" else divider_latency(spec.params["w"])
         return UnitTiming(_all_to_all(spec, latency=lat, valid_comb=lat == 0),
                           frozenset(_lanes(spec, "out")) if lat else frozenset())
     if f == "tehb":

@@ -258,12 +258,19 @@ def _fifo(p: _Params) -> UnitSpec:
                          pow2=slots & (slots - 1) == 0))
 
 
-@family(*BINARY_OPS)
+def divider_latency(w: int) -> int:
+    """Cycles from operands to result of a w-bit divider: one quotient bit a stage."""
+    return w
+
+
+@family(*BINARY_OPS, *DIV_OPS)
 def _binary(p: _Params) -> UnitSpec:
+    """Combinational, or for the divisions pipelined (templates/arith_divider.sv.j2)."""
     w = p.int("w", 1, 4096)
+    div = p.family in DIV_OPS
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
-    return UnitSpec(p.family, "arith_binary", f"loom_{p.family}_w{w}", dict(w=w), ports,
-                    False, dict(op=p.family, w=w))
+    return UnitSpec(p.family, "arith_divider" if div else "arith_binary",
+                    f"loom_{p.family}_w{w}", dict(w=w), ports, div, dict(op=p.family, w=w))
 
 
 @family("cmpi")
@@ -295,9 +302,9 @@ def _cast(p: _Params) -> UnitSpec:
                     False, dict(op=op, wi=wi, wo=wo))
 
 
-@family("muli", *DIV_OPS)
+@family("muli")
 def _pipelined(p: _Params) -> UnitSpec:
-    w, lat = p.int("w", 1, 4096), p.int("latency", 0, 64, default=4 if p.family == "muli" else 1)
+    w, lat = p.int("w", 1, 4096), p.int("latency", 0, 64, default=4)
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
     return UnitSpec(p.family, "arith_pipelined", f"loom_{p.family}_w{w}_l{lat}",
                     dict(w=w, latency=lat), ports, lat > 0, dict(op=p.family, w=w, latency=lat))
