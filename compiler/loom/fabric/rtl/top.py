@@ -94,6 +94,11 @@ class FabricRtl:
     """(direction, top port, bits) of every extmemory's master port, body order:
     `<instance>_mem_req_*`, `_mem_resp_*`, `_mem_idle`."""
 
+    @property
+    def config_store(self) -> str:
+        """The module holding the config words (templates/fabric_config.sv.j2)."""
+        return f"{self.top}_config"
+
     def port_names(self) -> tuple[list[str], list[str]]:
         """The data channel names of the top: inputs, outputs."""
         ins = [f"in{k}" for k, a in enumerate(self.graph.args)
