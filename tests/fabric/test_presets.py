@@ -6,13 +6,13 @@ its largest join is what the summary reports."""
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric.config_layout import fabric_layout
-from loom.fabric.presets import JOIN_FANIN, parse_preset, preset, presets
+from loom.fabric.presets import JOIN_FANIN, MemoryGroup, parse_preset, preset, presets
 from loom.fabric.summary import max_join_fanin, summarize
 from loom.ir import parse, print_module, verify_module
 from loom.lowering.region import ARITH_OPS
@@ -167,12 +167,20 @@ def test_preset_names():
                                                "chess-2x2-ext2x2"]
     assert {16} <= {p.rows for p in presets()}
     p = parse_preset("chess-3x5-ext3x4")
-    assert (p.rows, p.cols, p.memories, p.load_lanes, p.name) == (3, 5, 3, 4, "chess-3x5-ext3x4")
+    assert (p.rows, p.cols, p.ext, p.on_chip, p.name) == (
+        3, 5, MemoryGroup(3, 4), MemoryGroup(), "chess-3x5-ext3x4")
     p = parse_preset("chess-8x8-ext6x4s2")
-    assert (p.memories, p.load_lanes, p.store_lanes, p.name) == (6, 4, 2, "chess-8x8-ext6x4s2")
+    assert (p.ext, p.name) == (MemoryGroup(6, 4, 2), "chess-8x8-ext6x4s2")
     assert "6 extmemory (4 tagged load lanes, 2 store lanes)" in p.description
+    p = parse_preset("chess-16x16-ext4x4s2-mem2x2s20")
+    assert (p.ext, p.on_chip, p.name) == (MemoryGroup(4, 4, 2), MemoryGroup(2, 2, 20),
+                                          "chess-16x16-ext4x4s2-mem2x2s20")
+    assert p.description.endswith(", 2 on-chip memref<256xi64> memory (2 tagged load lanes, "
+                                  "20 store lanes)")
+    assert parse_preset("chess-4x4-mem3").on_chip == MemoryGroup(3)
     for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0", "chess-2x2-ext2x2s0",
-                "chess-2x2-ext2s2"):
+                "chess-2x2-ext2s2", "chess-2x2-mem", "chess-2x2-mem0", "chess-2x2-mem1-ext1",
+                "chess-2x2-mem2s2"):
         with pytest.raises(LoomError):
             parse_preset(bad)
 
@@ -313,3 +321,35 @@ def _memory_fed_by(b, node: str) -> str:
     while b.nodes[node].kind not in ("extmemory", "memory"):
         node = next(dst.node for dst, src in b.drivers.items() if src.node == node)
     return node
+
+
+def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
+    # the `-mem` suffix: private fabric.memory nodes in LOOM's syntax
+    # (loom-fabric-notes.md 1.3, tests/unit/memory-loadstore): no memref
+    # operand, families ld_addr, st_addr, st_data -> ld_data, ld_done,
+    # st_done, tagged by cw(max(ld, st)) = 2 bits for 2 load and 3 store
+    # lanes; `loom adg check` reads the file back
+    from loom.cli import main
+    text, module = _written("chess-2x2-ext1-mem2x2s3", tmp_path)
+    memories = [op for op in module.walk() if op.name == "fabric.memory"]
+    assert len(memories) == 2
+    assert not any(isinstance(v.type, MemRefType) for m in memories for v in m.operands)
+    assert text.count("ldCount = 2, stCount = 3, lsqDepth = 0, memrefType = memref<256xi64>") == 2
+    assert "(!fabric.tagged<!fabric.bits<64>, i2>, !fabric.tagged<!fabric.bits<64>, i2>, " \
+        "!fabric.tagged<!fabric.bits<64>, i2>) -> (!fabric.tagged<!fabric.bits<64>, i2>, " \
+        "!fabric.tagged<!fabric.bits<64>, i2>, !fabric.tagged<!fabric.bits<64>, i2>)" in text
+    summary = summarize(module)
+    # per memory: add_tag per request lane (2 ld_addr + 3 st_addr + 3 st_data),
+    # del_tag per response lane (2 ld_data + 2 ld_done + 3 st_done)
+    assert (summary.components["memory"], summary.components["extmemory"]) == (2, 1)
+    assert (summary.components["add_tag"], summary.components["del_tag"]) == (2 * 8, 2 * 7)
+    assert summary.memref_inputs == 1  # on-chip memories take no memref argument
+    assert main(["adg", "check", str(tmp_path / "chess-2x2-ext1-mem2x2s3.fabric.mlir")]) == 0
+    assert "2 memory, 1 extmemory" in capsys.readouterr().out
+
+
+def test_on_chip_variants_come_last_in_the_largest_size():
+    names = [p.name for p in presets()]
+    assert names[-3:] == ["chess-16x16-ext2x2-mem2", "chess-16x16-ext4x4s2-mem4x2s8",
+                          "chess-16x16-ext4x4s2-mem2x2s20"]
+    assert not any("-mem" in n for n in names if not n.startswith("chess-16x16"))

@@ -37,7 +37,8 @@ def _sw(text: str):
     return sw_graph(_body(text))
 
 
-@pytest.mark.parametrize("name", ["chess-2x2", "chess-4x4-ext2x2", "chess-8x8-ext6x6s3"])
+@pytest.mark.parametrize("name", ["chess-2x2", "chess-4x4-ext2x2", "chess-8x8-ext6x6s3",
+                                  "chess-2x2-ext1-mem2x2s3"])
 def test_builder_capacity_is_the_built_modules(name):
     built = module_capacity(preset(name).build())
     quick = builder_capacity(preset(name), PeDefinitions())
@@ -107,5 +108,5 @@ def test_auto_names_the_largest_presets_blocking_constraint(tmp_path, capsys, mo
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert err.endswith("error: auto: the kernel maps onto no preset (see loom adg --list); on "
-                        "the largest: C1: no function unit in chess-16x16-ext6x6s3 can host "
-                        "arith.addf (f32, f32) -> (f32)")
+                        "the largest: C1: no function unit in chess-16x16-ext4x4s2-mem2x2s20 can "
+                        "host arith.addf (f32, f32) -> (f32)")

@@ -255,3 +255,35 @@ def test_a_bare_token_rides_a_data_port(units):
     (inv,) = _dfg("    %o = dataflow.invariant %c, %v : i1, none -> none\n"
                   "    handshake.sink %o : none", "%c: i1, %v: none")
     assert [(c.unit, c.inputs) for c in candidates(inv, units)] == [("fu_invariant", (0, 1))]
+
+
+def _local(elements: int, elem: str = "i32") -> Operation:
+    """A handshake.memory (a local C array) of `elements` x `elem`, one load and one store."""
+    text = f"""\
+module {{
+  handshake.func @k(%i0: index, %i1: index, %v: {elem}, %c0: none, %c1: none) -> ({elem}) {{
+    %sd, %sa = store [%i0] %v, %c0 : index, {elem}
+    %d0, %a0 = load [%i1] %m#0, %c1 : index, {elem}
+    %m:3 = memory[ld = 1, st = 1] (%sd, %sa, %a0) {{id = 0 : i32, lsq = false}}
+        : memref<{elements}x{elem}>, ({elem}, index, index) -> ({elem}, none, none)
+    handshake.return %d0 : {elem}
+  }}
+}}
+"""
+    parsed = parse(text, "k.dfg.mlir")
+    verify_module(parsed.module, "k.dfg.mlir", parsed.op_positions)
+    return next(op for op in parsed.module.walk() if op.name == "handshake.memory")
+
+
+@pytest.mark.parametrize("elements, elem, hosted", [
+    (64, "i32", True), (256, "i64", True), (257, "i32", False), (16, "i64", True)])
+def test_a_local_array_binds_to_an_on_chip_memory_that_holds_it(elements, elem, hosted):
+    # presets.py: `-mem` memories are memref<256xi64>; a software memory
+    # binds to a hardware one of its kind (never an extmemory) with room
+    # for all its elements
+    module, _ = _preset("chess-2x2-ext1-mem2")
+    mems = hw_memories(module)
+    assert sorted((m.kind, m.elements) for m in mems) == [
+        ("extmemory", None), ("memory", 256), ("memory", 256)]
+    found = memory_candidates(_local(elements, elem), mems)
+    assert [m.kind for m in found] == (["memory", "memory"] if hosted else [])

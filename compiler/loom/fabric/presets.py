@@ -1,10 +1,12 @@
 """Named ADG presets: integer chess-mesh fabrics for the kernels our lowering emits.
 
-Names: `chess-<R>x<C>` plus a memory suffix: none, `-ext<N>` (N extmemories
+Names: `chess-<R>x<C>` plus memory suffixes: none, `-ext<N>` (N extmemories
 with one load and one store lane each, untagged) or `-ext<N>x<L>[s<S>]` (N
 extmemories with L load lanes and S store lanes, default 1, tagged, with
-LOOM's tag bridges). Sizes 2x2, 4x4, 8x8 and 16x16; `preset(name)` also
-builds any other size or memory count of the same grammar.
+LOOM's tag bridges); then, the same way, `-mem<N>[x<L>[s<S>]]` for N
+on-chip memories (`fabric.memory`, ON_CHIP_TYPE). Sizes 2x2, 4x4, 8x8 and
+16x16; `preset(name)` also builds any other size or memory count of the
+same grammar.
 
 How the fabric was chosen:
 
@@ -56,10 +58,19 @@ How the fabric was chosen:
   arrays of 4 load and 2 store lanes. The 2x2 and 4x4 meshes (at most 16
   ops) host no kernel that needs more than two arrays, so only 8x8 and
   16x16 get the larger variants (LARGE_MEMORY_VARIANTS), smallest first.
+- On-chip memories: a local C array (memref.alloca) is a handshake.memory,
+  bound to one fabric.memory that holds all its elements (mapper/techmap.py)
+  and has its lanes. Measured over kernels/*.c: up to 4 local arrays, each
+  of at most 64 elements (i16 to i64), with up to 2 load lanes (3 in
+  matpow, which needs more PEs than 16x16 has anyway); an
+  initializer stores each element once, so store lanes run to 5, 8, 9, 16,
+  20 (and 64: sha256_block's round constants, more than a 32-port bridge
+  switch merges). Every such kernel has more than 64 ops, so only 16x16
+  gets these variants (ON_CHIP_VARIANTS).
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
-  over the bottom ones (LOOM's side spreading); extmemories alternate left
-  and right sides, their request and response lanes spread on that side,
-  dealt round-robin between the side's memories so that each memory's
+  over the bottom ones (LOOM's side spreading); memories (extmemories, then
+  on-chip ones) alternate left and right sides, their request and response
+  lanes spread on that side, dealt round-robin between the side's memories so that each memory's
   lanes reach along the whole side.
 """
 
@@ -72,7 +83,7 @@ from dataclasses import dataclass
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
 from loom.fabric.builder import AdgBuilder, PEDef, PortRef, bits
-from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, lane_count
+from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 
 WIDTH = 64
@@ -95,7 +106,15 @@ LARGE_MEMORY_VARIANTS = ("-ext4", "-ext4x4s2", "-ext6x4s2", "-ext6x6s3")
 """Extra variants of the sizes from LARGE_FROM on, in `--adg auto`'s order."""
 LARGE_FROM = 8
 
-_NAME = re.compile(r"^chess-(\d+)x(\d+)(?:-ext(\d+)(?:x(\d+)(?:s(\d+))?)?)?$")
+ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
+"""Variants with on-chip memories, after the others, from ON_CHIP_FROM on."""
+ON_CHIP_FROM = 16
+ON_CHIP_TYPE = "memref<256xi64>"
+"""An on-chip memory's storage: 256 elements of up to 64 bits (LOOM's
+memory-loadstore case has memref<256xi32>; matpow's local tables are i64)."""
+
+_LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
+_NAME = re.compile(rf"^chess-(\d+)x(\d+)(?:-ext{_LANES})?(?:-mem{_LANES})?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -166,10 +185,10 @@ def _alu_div() -> list[fu.FunctionUnit]:
 
 
 @dataclass(frozen=True)
-class ChessPreset:
-    rows: int
-    cols: int
-    memories: int = 0
+class MemoryGroup:
+    """`count` memories of one kind, each with these lanes (tagged when either is > 1)."""
+
+    count: int = 0
     load_lanes: int = 1
     store_lanes: int = 1
 
@@ -177,44 +196,63 @@ class ChessPreset:
     def tagged(self) -> bool:
         return self.load_lanes > 1 or self.store_lanes > 1
 
+    def suffix(self, kind: str) -> str:
+        """`-<kind>N[xL[sS]]`, or nothing without memories."""
+        if not self.count:
+            return ""
+        lanes = f"x{self.load_lanes}" if self.tagged else ""
+        return f"-{kind}{self.count}{lanes}" + (f"s{self.store_lanes}" if self.store_lanes > 1
+                                               else "")
+
+    def describe(self, kind: str) -> str:
+        tag = "tagged " if self.tagged else ""
+        ld, st = self.load_lanes, self.store_lanes
+        return (f"{self.count} {kind} ({ld} {tag}load lane{'s' * (ld > 1)}, "
+                f"{st} store lane{'s' * (st > 1)})")
+
+
+@dataclass(frozen=True)
+class ChessPreset:
+    rows: int
+    cols: int
+    ext: MemoryGroup = MemoryGroup()
+    """Extmemories (`-ext`): one per C array argument."""
+    on_chip: MemoryGroup = MemoryGroup()
+    """On-chip memories (`-mem`, ON_CHIP_TYPE): one per local array."""
+
     @property
     def name(self) -> str:
-        suffix = ""
-        if self.memories:
-            suffix = f"-ext{self.memories}"
-            if self.tagged:
-                suffix += f"x{self.load_lanes}"
-            if self.store_lanes > 1:
-                suffix += f"s{self.store_lanes}"
-        return f"chess-{self.rows}x{self.cols}{suffix}"
+        return f"chess-{self.rows}x{self.cols}{self.ext.suffix('ext')}" + \
+            self.on_chip.suffix("mem")
 
     @property
     def description(self) -> str:
-        mem = "no memory"
-        if self.memories:
-            tag = "tagged " if self.tagged else ""
-            ld, st = self.load_lanes, self.store_lanes
-            mem = (f"{self.memories} extmemory ({ld} {tag}load lane{'s' * (ld > 1)}, "
-                   f"{st} store lane{'s' * (st > 1)})")
+        mems = [g.describe(kind) for g, kind in ((self.ext, "extmemory"),
+                                                  (self.on_chip, f"on-chip {ON_CHIP_TYPE} memory"))
+                if g.count]
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}), "
-                f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, {mem}")
+                f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, "
+                f"{', '.join(mems) or 'no memory'}")
 
 
 def parse_preset(name: str) -> ChessPreset:
     m = _NAME.match(name)
     if m is None:
         raise LoomError(f"unknown ADG preset '{name}' (see loom adg --list)")
-    rows, cols, mems, lanes, stores = (int(g) if g else 0 for g in m.groups())
-    given = [(g, v) for g, v in zip(m.groups()[2:], (mems, lanes, stores)) if g]
-    if rows < 1 or cols < 1 or any(v < 1 for _, v in given):
+    rows, cols = int(m[1]), int(m[2])
+    given = [int(g) for g in m.groups()[2:] if g]
+    if rows < 1 or cols < 1 or any(v < 1 for v in given):
         raise LoomError(f"ADG preset '{name}': sizes and counts must be at least 1")
-    return ChessPreset(rows, cols, mems, lanes or 1, stores or 1)
+    ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
+                    if m[k + 1] else MemoryGroup() for k in (2, 5))
+    return ChessPreset(rows, cols, ext, on_chip)
 
 
 def presets() -> list[ChessPreset]:
     """The named presets `loom adg --list` shows (smallest first: `--adg auto`'s order)."""
     return [parse_preset(f"chess-{n}x{n}{v}") for n in SIZES
-            for v in MEMORY_VARIANTS + (LARGE_MEMORY_VARIANTS if n >= LARGE_FROM else ())]
+            for v in MEMORY_VARIANTS + (LARGE_MEMORY_VARIANTS if n >= LARGE_FROM else ())
+            + (ON_CHIP_VARIANTS if n >= ON_CHIP_FROM else ())]
 
 
 def preset(name: str) -> AdgBuilder:
@@ -238,7 +276,11 @@ def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
 
 def build_chess(p: ChessPreset) -> AdgBuilder:
     b = AdgBuilder(p.name.replace("-", "_"))
-    specs = [ExtMemorySpec(f"extmem_{k}", p.load_lanes, p.store_lanes) for k in range(p.memories)]
+    ext = [ExtMemorySpec(f"extmem_{k}", p.ext.load_lanes, p.ext.store_lanes)
+           for k in range(p.ext.count)]
+    on_chip = [ExtMemorySpec(f"mem_{k}", p.on_chip.load_lanes, p.on_chip.store_lanes,
+                             ON_CHIP_TYPE) for k in range(p.on_chip.count)]
+    specs = ext + on_chip
     per_side = {"left": specs[0::2], "right": specs[1::2]}
     sides = {
         "top": SidePorts(inputs=spread(SCALAR_INPUTS, p.cols + 1)),
@@ -249,7 +291,7 @@ def build_chess(p: ChessPreset) -> AdgBuilder:
         n_in = sum(lane_count(s.response_lanes) for s in mems)
         n_out = sum(lane_count(s.request_lanes) for s in mems)
         sides[side] = SidePorts(inputs=spread(n_in, p.rows + 1), outputs=spread(n_out, p.rows + 1))
-    memrefs = [b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(specs)]
+    memrefs = {s.name: b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(ext)}
     scalars = [b.add_input(f"in{k}", bits(WIDTH)) for k in range(SCALAR_INPUTS)]
     results = [b.add_output(f"out{k}", bits(WIDTH)) for k in range(SCALAR_OUTPUTS)]
     mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides)
@@ -261,9 +303,11 @@ def build_chess(p: ChessPreset) -> AdgBuilder:
         requests = _deal(mesh.egress[side], [lane_count(s.request_lanes) for s in mems])
         responses = _deal(mesh.ingress[side], [lane_count(s.response_lanes) for s in mems])
         for spec, req, resp in zip(mems, requests, responses):
-            k = specs.index(spec)
-            attach_extmemory(b, spec, memrefs[k], req, resp)
-            _place_memory(b, spec, side, p, k)
+            if spec.name in memrefs:
+                attach_extmemory(b, spec, memrefs[spec.name], req, resp)
+            else:
+                attach_memory(b, spec, req, resp)
+            _place_memory(b, spec, side, p, specs.index(spec))
     return b
 
 
@@ -289,4 +333,4 @@ def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset,
     b.viz.place(spec.name, x, 80 + CHESS_STEP * (k // 2 + 0.5) + 200.0 * (k % 2))
 
 
-__all__ = ["ChessPreset", "build_chess", "parse_preset", "preset", "presets"]
+__all__ = ["ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets"]

@@ -52,6 +52,7 @@ from loom.mapper.techmap import (
     fabric_top,
     hw_memories,
     memory_candidates,
+    memref_elements,
 )
 
 
@@ -141,7 +142,8 @@ def builder_capacity(b: AdgBuilder, parsed: PeDefinitions) -> Capacity:
         memories.append(HwMemory(n.name, n.kind, int(n.params["ldCount"]),  # type: ignore[call-overload]
                                  int(n.params["stCount"]),  # type: ignore[call-overload]
                                  int(n.params["numRegion"]),  # type: ignore[call-overload]
-                                 elem[1] if elem else None, tagged))
+                                 elem[1] if elem else None, tagged,
+                                 memref_elements(memref) if n.kind == "memory" else None))
     return Capacity(kinds, tuple(memories),
                     tuple(parsed.type(p.type) for p in b.inputs if not p.is_memref),
                     tuple(parsed.type(p.type) for p in b.outputs))

@@ -42,6 +42,7 @@ Rules (LOOM's OpCompat and techmap, with one correction on widths):
 from __future__ import annotations
 
 import itertools
+from math import prod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -471,6 +472,15 @@ class HwMemory:
     elem_width: int | None
     tagged: bool
     """Whether its port families carry tags (lanes shared by tag)."""
+    elements: int | None = None
+    """An on-chip memory's storage in elements (None: external, any size)."""
+
+
+def memref_elements(memref: Attribute | None) -> int | None:
+    """The element count of a static memref (None: dynamic or not a memref)."""
+    if not isinstance(memref, MemRefType) or any(d < 0 for d in memref.get_shape()):
+        return None
+    return prod(memref.get_shape())
 
 
 def hw_memories(module: Operation) -> list[HwMemory]:
@@ -503,14 +513,17 @@ def _hw_memory(name: str, kind: str, op: Operation) -> HwMemory:
     ports = [t for t in (*ftype.inputs.data, *ftype.outputs.data) if not isinstance(t, MemRefType)]
     return HwMemory(name, kind, fs.int_param(op, "ldCount", 0) or 0,
                     fs.int_param(op, "stCount", 0) or 0, fs.int_param(op, "numRegion", 1) or 1,
-                    elem[1] if elem else None, any(isinstance(t, TaggedType) for t in ports))
+                    elem[1] if elem else None, any(isinstance(t, TaggedType) for t in ports),
+                    memref_elements(memref) if kind == "memory" else None)
 
 
 def memory_candidates(sw: Operation, memories: Sequence[HwMemory]) -> list[HwMemory]:
     """The hardware memories a DFG memory may bind to (LOOM's rule, section 3.2):
     same kind, the software load and store lanes within the hardware's
-    (several lanes only on a tagged memory), element width sw <= hw. How many
-    software memories share one (<= numRegion) is the placement's check."""
+    (several lanes only on a tagged memory), element width sw <= hw; an
+    on-chip memory also holds every element of the software one (region 0
+    starts at address 0: config_values.py). How many software memories share
+    one (<= numRegion) is the placement's check."""
     kind = sw.name.removeprefix("handshake.")
     ld, st = _attr_int(sw, "ld_count") or 0, _attr_int(sw, "st_count") or 0
     memref = sw.operands[0].type if kind == "extmemory" else \
@@ -523,6 +536,9 @@ def memory_candidates(sw: Operation, memories: Sequence[HwMemory]) -> list[HwMem
         if (ld > 1 or st > 1) and not hw.tagged:
             continue
         if elem is not None and hw.elem_width is not None and elem[1] > hw.elem_width:
+            continue
+        size = memref_elements(memref)
+        if hw.elements is not None and (size is None or size > hw.elements):
             continue
         result.append(hw)
     return result
