@@ -59,10 +59,11 @@ SLOW: dict[str, list[str]] = {
 of this session), the smallest one it fits."""
 
 ON_CHIP = ["local_array", "local_init"]
-"""A C local array is an on-chip memory (handshake.memory): no preset has a
-fabric.memory to host it, so the mapper refuses the kernel (C1) before any
-fabric runs; loom sim --adg would refuse a memref bound to a fabric.memory too
-(fabric_harness.binding: extmemories only)."""
+"""A C local array is an on-chip memory (handshake.memory): the `-mem` presets
+host it (local_array maps onto chess-16x16-ext4x4s2-mem2x2s20; local_init
+ends in C4 on chess-16x16-ext4x4s2-mem4x2s8), but loom sim --adg runs
+kernels on extmemories only (fabric_harness.binding refuses a fabric.memory,
+after a 16x16 build of minutes)."""
 
 UNMAPPED = ["and_or", "cnn_layer", "floyd_warshall", "gemm", "gesummv", "kmp", "minmax",
             "present_sbox", "sha256_block", "spmv_crs"]
@@ -102,16 +103,6 @@ def test_kernel_runs_on_the_fabric(kernel, tmp_path):
 @pytest.mark.parametrize("adg,kernel", [(adg, k) for adg, ks in SLOW.items() for k in ks])
 def test_kernel_runs_on_its_preset(adg, kernel, tmp_path):
     _runs_under_two_seeds(kernel, adg, tmp_path)
-
-
-@pytest.mark.parametrize("kernel", ON_CHIP)
-def test_an_on_chip_memory_is_refused_in_one_line(kernel, tmp_path, capsys):
-    """Every preset is skipped unbuilt (the mapper's resource pre-check); the
-    line names the largest one's missing memory."""
-    assert main(["sim", kernel, "--adg", "auto", "-o", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"{kernel}.c:" in err and "error: auto:" in err
-    assert "no memory in chess-16x16-ext6x6s3 can host handshake.memory" in err
 
 
 def test_every_kernel_is_listed_once():
