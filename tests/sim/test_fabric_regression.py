@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from loom.cli import build_parser, main
+from loom.diagnostics import LoomError
 from loom.sim import fabric_flow, profiles
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
@@ -63,7 +64,9 @@ ON_CHIP = ["local_array", "local_init"]
 host it (local_array maps onto chess-16x16-ext4x4s2-mem2x2s20; local_init
 ends in C4 on chess-16x16-ext4x4s2-mem4x2s8), but loom sim --adg runs
 kernels on extmemories only (fabric_harness.binding refuses a fabric.memory,
-after a 16x16 build of minutes)."""
+before any fabric build: test below)."""
+
+ON_CHIP_PRESET = "chess-16x16-ext4x4s2-mem2x2s20"
 
 UNMAPPED = ["and_or", "cnn_layer", "floyd_warshall", "gemm", "gesummv", "kmp", "minmax",
             "present_sbox", "sha256_block", "spmv_crs"]
@@ -103,6 +106,19 @@ def test_kernel_runs_on_the_fabric(kernel, tmp_path):
 @pytest.mark.parametrize("adg,kernel", [(adg, k) for adg, ks in SLOW.items() for k in ks])
 def test_kernel_runs_on_its_preset(adg, kernel, tmp_path):
     _runs_under_two_seeds(kernel, adg, tmp_path)
+
+
+def test_an_on_chip_memory_is_refused_before_the_build(tmp_path, capsys):
+    """The refusal is one line, exit 2, and comes before the fabric's
+    Verilator build (a 16x16 one takes minutes): nothing is built."""
+    build_root = tmp_path / "fabric_build"
+    args = _sim_args("local_array", ON_CHIP_PRESET, tmp_path)
+    with pytest.raises(LoomError, match=r"fabric\.memory .*loom sim --adg"):
+        fabric_flow.setup(args, build_root)
+    assert not build_root.exists()
+    assert main(["sim", "local_array", "--adg", ON_CHIP_PRESET, "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "error:" in err[0] and "fabric.memory" in err[0]
 
 
 def test_every_kernel_is_listed_once():

@@ -107,12 +107,14 @@ def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetu
     golden = run_dfg(mapped.func, bundle, str(inputs.dfg))
     if not golden.ok:
         raise GoldenFailed(golden.problems())
+    # before the build: a binding the flow cannot run is refused in seconds, not after minutes
+    bound = binding(mapped.mapping)
     arts = write_fabric_rtl(mapped.target.path, mapped.target.name, inputs.out_dir)
     build = fabric_build(arts.rtl, mapped.target.name, build_root)
     words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
     edges = edge_map(mapped.mapping, mapped.func, fabric_taps(arts.rtl), str(inputs.dfg))
     return FabricSetup(mapped, bundle, golden, arts.rtl, build, build.build(),
-                       binding(mapped.mapping), words, edges)
+                       bound, words, edges)
 
 
 def _result_args(func: Operation) -> list[int]:
