@@ -1,7 +1,7 @@
 """The pipelined dividers (templates/arith_divider.sv.j2): every catalog width
-under random validity and backpressure, every pair of corner operands (zero,
-one, -1, MIN, ...), and one result a cycle after a latency of the width,
-against the golden op classes (tb.unit_cases)."""
+and depth under random validity and backpressure, every pair of corner
+operands (zero, one, -1, MIN, ...), and one result a cycle after the declared
+latency, against the golden op classes (tb.unit_cases)."""
 
 import random
 
@@ -37,14 +37,15 @@ def test_divider_corner_pairs():
     run_cases("arith_divider_corners", cases, seed=1, tokens=200)
 
 
-def test_divider_takes_one_pair_a_cycle():
+@pytest.mark.parametrize("w, latency", [(32, divider_latency(32)), (32, 1), (16, 16)])
+def test_divider_takes_one_pair_a_cycle(w, latency):
     # at full rate N pairs leave after the pipeline's latency plus N - 1 cycles
-    w, n = 32, 300
-    case = cases_for("divsi")[0]
-    assert case.spec.params["w"] == w
-    summary = run_cases("arith_divider_rate", [case], seed=1, tokens=n, profiles=PROFILES[:1])
+    n = 300
+    case = next(c for c in cases_for("divsi") if c.spec.params == dict(w=w, latency=latency))
+    summary = run_cases(f"arith_divider_rate_w{w}_l{latency}", [case], seed=1, tokens=n,
+                        profiles=PROFILES[:1])
     cycles = summary["full_rate"]["cycles"]
-    assert n + divider_latency(w) <= cycles <= n + divider_latency(w) + 40, cycles
+    assert n + latency <= cycles <= n + latency + 40, cycles
 
 
 @pytest.mark.slow

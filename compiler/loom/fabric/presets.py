@@ -48,7 +48,8 @@ How the fabric was chosen:
   grids hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
-  depth) and div/rem (8, the least LOOM's RTL generator accepts).
+  depth) and div/rem (their units' default depth, rtl/units.divider_latency:
+  8 at 32 and 64 bits, the least LOOM's RTL generator accepts).
 - Join: 4 inputs (a PE has 4 inputs), so `max_join_fanin` is 4 and the
   compiler legalizes wider joins into trees (seed 003).
 - Memories: a DFG memory binds to one hardware memory with at least its
@@ -85,6 +86,7 @@ from loom.fabric import function_units as fu
 from loom.fabric.builder import AdgBuilder, PEDef, PortRef, bits
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
+from loom.rtl.units import divider_latency
 
 WIDTH = 64
 DATA = "i64"
@@ -96,8 +98,6 @@ SCALAR_OUTPUTS = 4
 JOIN_FANIN = 4
 MULI_LATENCY = 4
 """Our muli unit's default pipeline depth (rtl/units.py)."""
-DIV_LATENCY = 8
-"""LOOM's smallest latency for a divider or remainder unit (SVGenFUValidation.cpp)."""
 SIZES = (2, 4, 8, 16)
 WIDTH_NOTE = "64-bit network; i32, i64, index units; i1/i8/i16 compares and extensions"
 """What `loom adg --list` says of the widths (the module docstring has the why)."""
@@ -179,7 +179,7 @@ def _alu() -> list[fu.FunctionUnit]:
 
 
 def _alu_div() -> list[fu.FunctionUnit]:
-    return _alu() + [fu.binary(f"fu_{op}{suffix}", f"arith.{op}", t, latency=DIV_LATENCY)
+    return _alu() + [fu.binary(f"fu_{op}{suffix}", f"arith.{op}", t, latency=divider_latency(int(t[1:])))
                      for t, suffix in ((DATA, ""), (INT, "_i32"))
                      for op in ("divsi", "divui", "remsi", "remui")]
 

@@ -69,7 +69,9 @@ CATALOG: dict[str, list[Params]] = {
 for _op in BINARY_OPS:
     CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64)]
 for _op in DIV_OPS:
-    CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64), dict(w=8)]
+    # default depths, an uneven split (13 steps in 5 stages), one bit a stage, one stage
+    CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64), dict(w=8), dict(w=13, latency=5),
+                    dict(w=16, latency=16), dict(w=32, latency=1)]
 CATALOG.update({
     "extsi": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],
     "extui": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],

@@ -16,7 +16,7 @@ Read from templates/*.sv.j2:
   latency 0, valid and ready combinational;
 - arith_pipelined (muli) with latency L > 0: valid registered (its last
   stage), ready combinational (the advance chain), latency L; arith_divider
-  (the divisions) the same with L = its width (one quotient bit a stage);
+  (the divisions) the same with L = its `latency` (w/L quotient bits a stage);
 - carry: valid combinational from a, b and d (fast path); a and b ready
   combinational on o's ready, d's ready registered (`in_cond`);
 - invariant: valid combinational from a and d, both readies combinational;
@@ -54,7 +54,7 @@ from fractions import Fraction
 
 from loom.dialects import handshake as hs
 from loom.rtl.netlist import Channel, Instance, Netlist, build_netlist
-from loom.rtl.units import BINARY_OPS, CAST_OPS, DIV_OPS, FIFO_KINDS, UnitSpec, divider_latency
+from loom.rtl.units import BINARY_OPS, CAST_OPS, DIV_OPS, FIFO_KINDS, UnitSpec
 from loom.scc import strongly_connected
 
 Lane = tuple[str, int | None]
@@ -151,7 +151,7 @@ def unit_timing(spec: UnitSpec) -> UnitTiming:
                                       entry=True),
                           frozenset(_lanes(spec, "out")), self_ii=1)
     if f == "muli" or f in DIV_OPS:
-        lat = spec.params["latency"] if f == "muli" else divider_latency(spec.params["w"])
+        lat = spec.params["latency"]
         return UnitTiming(_all_to_all(spec, latency=lat, valid_comb=lat == 0),
                           frozenset(_lanes(spec, "out")) if lat else frozenset())
     if f == "tehb":

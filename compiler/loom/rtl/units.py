@@ -258,19 +258,34 @@ def _fifo(p: _Params) -> UnitSpec:
                          pow2=slots & (slots - 1) == 0))
 
 
+DIVIDER_STAGES = 8
+"""A divider's default pipeline depth: LOOM's smallest divider latency, w/8
+quotient bits a stage (8 for 64-bit values, 4 for 32-bit)."""
+
+
 def divider_latency(w: int) -> int:
-    """Cycles from operands to result of a w-bit divider: one quotient bit a stage."""
-    return w
+    """A w-bit divider's default latency: DIVIDER_STAGES, or w stages of one bit
+    each when w is narrower."""
+    return min(w, DIVIDER_STAGES)
 
 
-@family(*BINARY_OPS, *DIV_OPS)
+@family(*BINARY_OPS)
 def _binary(p: _Params) -> UnitSpec:
-    """Combinational, or for the divisions pipelined (templates/arith_divider.sv.j2)."""
     w = p.int("w", 1, 4096)
-    div = p.family in DIV_OPS
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
-    return UnitSpec(p.family, "arith_divider" if div else "arith_binary",
-                    f"loom_{p.family}_w{w}", dict(w=w), ports, div, dict(op=p.family, w=w))
+    return UnitSpec(p.family, "arith_binary", f"loom_{p.family}_w{w}", dict(w=w), ports, False,
+                    dict(op=p.family, w=w))
+
+
+@family(*DIV_OPS)
+def _divider(p: _Params) -> UnitSpec:
+    """Pipelined (templates/arith_divider.sv.j2): `latency` stages of about
+    w / latency one-bit steps each, one operand pair a cycle."""
+    w = p.int("w", 1, 4096)
+    lat = p.int("latency", 1, w, default=divider_latency(w))
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
+    return UnitSpec(p.family, "arith_divider", f"loom_{p.family}_w{w}_l{lat}",
+                    dict(w=w, latency=lat), ports, True, dict(op=p.family, w=w, latency=lat))
 
 
 @family("cmpi")
