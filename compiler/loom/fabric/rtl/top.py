@@ -65,8 +65,8 @@ class _Wiring:
     body: list[str] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)
     modules: dict[str, Module] = field(default_factory=dict)
-    switch_out: set[int] = field(default_factory=set)
-    """Values a spatial_sw drives."""
+    switch_out: dict[int, int] = field(default_factory=dict)
+    """Values a spatial_sw drives: the switch's position in body order."""
 
     def adapt(self, expr: str, src: int, dst: int) -> str:
         if dst == src:
@@ -156,14 +156,14 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
         w.body += [f"assign arg{k}_data = in{k}_data;",
                    f"assign arg{k}_valid = in{k}_valid & cfg_done;",
                    f"assign in{k}_ready = arg{k}_ready & cfg_done;"]
-    for node, _ in comps:
+    for k, (node, _) in enumerate(comps):
         for j, r in enumerate(node.outputs):
             declare(r, f"{identifier(node.name)}_r{j}")
             if node.kind == "spatial_sw":
-                w.switch_out.add(id(r))
+                w.switch_out[id(r)] = k
     used_cfg: list[tuple[int, int]] = []
-    for node, comp in comps:
-        _instance(w, node, comp, names, widths, layout, used_cfg)
+    for k, (node, comp) in enumerate(comps):
+        _instance(w, k, node, comp, names, widths, layout, used_cfg)
     for i, v in enumerate(graph.results):
         bits = wire_width(v.type)
         ports_out.append((f"out{i}", bits))
@@ -177,7 +177,7 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
                 unused=w.unused), list(w.modules.values())
 
 
-def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
+def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int, str],
               widths: dict[int, int], layout: FabricLayout,
               used_cfg: list[tuple[int, int]]) -> None:
     inst = identifier(node.name)
@@ -191,7 +191,7 @@ def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
     data_inputs = [v for v in node.inputs if not isinstance(v.type, MemRefType)]
     for k, v in enumerate(data_inputs):
         src = names[id(v)]
-        if node.kind == "spatial_sw" and id(v) in w.switch_out:
+        if node.kind == "spatial_sw" and w.switch_out.get(id(v), -1) >= position:
             src = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
         lane = f"{b}_in_data[{k * comp.w_in + comp.w_in - 1}:{k * comp.w_in}]"
         w.body += [f"assign {lane} = {w.adapt(f'{src}_data', widths[id(v)], comp.w_in)};",
@@ -218,8 +218,11 @@ def _instance(w: _Wiring, node, comp: Component, names: dict[int, str],
 
 def _hop_buffer(w: _Wiring, name: str, src: str, bits: int) -> str:
     """A two-slot buffer (registered valid and ready, our fifo unit) on a
-    switch-to-switch link: switches are combinational, so every ring of
-    switches gets a register on both paths here."""
+    switch-to-switch link that goes backward in body order (from a switch to
+    itself or to an earlier one). Switches are combinational; every ring of
+    switches has a backward link, so it gets a register on both paths there,
+    while a route that only goes forward crosses its switches in the cycle
+    it leaves its PE (a register on every link cost one cycle per hop)."""
     module, text = render_unit("fifo", slots=2, w=bits, origin="switch-to-switch link buffer")
     w.modules.setdefault(module, Module(module, text))
     w.decls += [f"logic [{bits - 1}:0] {name}_data;", f"logic {name}_valid;",
