@@ -4,7 +4,9 @@
 
 When routing leaves edges unrouted or ports shared, the estimate of those
 edges is weighted up and the placement annealed again, for a fixed number
-of rounds (iteration budgets, no clock). A memref edge is bound, not
+of rounds (iteration budgets, no clock). A repair round can end worse than
+an earlier one: the result is the round that left the least to repair,
+with the placement that round routed (LOOM keeps its best checkpoint). A memref edge is bound, not
 routed: its path is LOOM's synthetic [p, p] on the hardware memref port.
 A route to or from a tagged memory lane ends at the lane's bridge and is
 continued through it to the memory port (bridges.py).
@@ -42,6 +44,7 @@ class Mapping:
     """Ports left carrying several nets."""
     seed: int
     rounds: int
+    """The routing round this mapping is (1: the first placement's)."""
 
     @property
     def ok(self) -> bool:
@@ -115,6 +118,11 @@ def _failed_edges(paths: list[list[int] | None], overused: list[int], problem: P
         paths[e.id] is None or shared.intersection(paths[e.id] or []))]
 
 
+def _left(m: Mapping) -> tuple[int, int]:
+    """What a round leaves to repair: unrouted edges, then ports carrying several nets."""
+    return sum(p is None for p in m.paths), len(m.overused)
+
+
 def unhostable(problem: Problem) -> bool:
     """Whether some DFG node has no host at all, or the ops outnumber the PEs."""
     ops = sum(1 for n in problem.sw.nodes if n.kind == "op")
@@ -135,7 +143,7 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
     hopeless = unhostable(problem)
     if not hopeless:
         placement = anneal(problem, placement, rng)
-    result: Mapping | None = None
+    best: Mapping | None = None
     rounds = 1 if hopeless else ROUTE_ROUNDS
     search = searcher(adg)
     for round_index in range(1, rounds + 1):
@@ -143,15 +151,19 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
         routes = route(adg, nets, passes=1 if hopeless else PASSES, search=search)
         paths = _edge_paths(problem, placement, routes, where, bound)
         result = Mapping(sw, adg, problem, placement, paths, routes.overused, seed, round_index)
+        if best is None or _left(result) < _left(best):
+            best = result  # an earlier round wins a tie: the result depends on nothing else
         failed = _failed_edges(paths, routes.overused, problem)
         if result.ok or not failed or round_index == rounds:
             break
         for e in failed:
             problem.weights[e] *= REWEIGHT
-        placement = anneal(problem, placement, rng,
+        # on a copy: annealing moves nodes in the placement it is given, and
+        # this round's mapping keeps the placement it routed
+        placement = anneal(problem, placement.copy(), rng,
                            REPAIR_ITERATIONS_PER_NODE * max(1, len(problem.placeable)))
-    assert result is not None
-    return result
+    assert best is not None
+    return best
 
 
 __all__ = ["Mapping", "edge_nets", "map_dfg"]

@@ -269,6 +269,9 @@ class Placement:
     def empty(cls, n: int) -> Placement:
         return cls([None] * n)
 
+    def copy(self) -> Placement:
+        return Placement(list(self.chosen), dict(self.holder))
+
     def assign(self, node: int, option: Option | None) -> None:
         old = self.chosen[node]
         if old is not None and self.holder.get(old.resource) == node:
