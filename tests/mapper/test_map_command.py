@@ -63,6 +63,27 @@ def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, c
     assert "UNMAPPED" in (tmp_path / "o" / "mul3.chess-2x2.map.txt").read_text()
 
 
+_SUMS = [("p", "%a", "%b"), ("q", "%p", "%c"), ("r", "%q", "%a"), ("s", "%r", "%b"),
+         ("t", "%s", "%c")]
+ADD5 = ("module {\n  handshake.func @add5(%a: i64, %b: i64, %c: i64) -> (i64) {\n"
+        + "".join(f"    %{r} = arith.addi {x}, {y} : i64\n" for r, x, y in _SUMS)
+        + "    return %t : i64\n  }\n}\n")
+"""Five chained i64 additions: every PE has an adder, so only the PE count limits."""
+
+
+def test_more_ops_than_pes_names_the_next_size_with_the_same_memories(tmp_path, capsys):
+    # 5 ops on a 2x2 grid: 4x4 is the first square size with 5 PEs, and the
+    # fix keeps the given preset's memory suffix even though chess-4x4-mem1 is
+    # not one of the listed presets
+    k = tmp_path / "add5.dfg.mlir"
+    k.write_text(ADD5)
+    assert main(["map", str(k), "--adg", "chess-2x2-mem1", "-o", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "the kernel has 5 ops and chess-2x2-mem1 4 PEs (a PE runs one op); the smallest " \
+           "preset with 5 PEs is chess-4x4-mem1" in err
+
+
 def test_auto_picks_the_smallest_preset_that_fits(tmp_path, capsys):
     k = tmp_path / "mul3.dfg.mlir"
     k.write_text(MUL3)

@@ -62,12 +62,16 @@ def _preset_with(op: Operation, need: int) -> str | None:
 
 
 def _preset_with_pes(count: int, adg: str) -> str | None:
-    """The first preset with `count` PEs, with the memories of `adg` when it is a preset."""
-    from loom.fabric.presets import presets
+    """The first square chess preset with `count` PEs and the memories of `adg`
+    when `adg` is a preset (named or not: `-ext`/`-mem` suffixes compose)."""
+    from loom.fabric.presets import SIZES, ChessPreset, parse_preset
 
-    suffix = adg.split("-", 2)[2] if adg.count("-") >= 2 else ""
-    return next((p.name for p in presets() if p.rows * p.cols >= count
-                 and p.name.endswith(suffix)), None)
+    try:
+        given = parse_preset(adg)
+    except LoomError:
+        given = ChessPreset(1, 1)
+    n = next((n for n in SIZES if n * n >= count), None)
+    return None if n is None else ChessPreset(n, n, given.ext, given.on_chip).name
 
 
 def _next_preset(adg: str, module_pes: int) -> str | None:
@@ -97,7 +101,8 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
     pes = len({n.pe for n in m.adg.nodes if n.pe})
     if node.kind == "op" and ops > pes:
         fix = _preset_with_pes(ops, adg)
-        hint = f"the smallest preset with {ops} is {fix}" if fix else f"no preset has {ops}"
+        hint = (f"the smallest preset with {ops} PEs is {fix}" if fix
+                else f"no preset has {ops} PEs")
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
                          f"and {adg} {pes} PEs (a PE runs one op); {hint}", where)
     # every op that could take one of this op's hosts competes for them
