@@ -135,7 +135,7 @@ def _c3(m: Mapping) -> list[Violation]:
     return found
 
 
-def _tag_at(m: Mapping, path: list[int], i: int) -> int:
+def tag_at(m: Mapping, path: list[int], i: int) -> int:
     """The runtime tag at path[i] (a tagged port): the last add_tag before it,
     else the temporal_sw output after it (the tag its route table sends there)."""
     for p in reversed(path[:i]):
@@ -156,7 +156,7 @@ def _logical_sources(m: Mapping) -> dict[tuple[int, int], dict[int, int]]:
     users: dict[tuple[int, int], dict[int, int]] = {}
     for e, path in _routed(m):
         for i, p in enumerate(path):
-            tag = _tag_at(m, path, i) if isinstance(m.adg.ports[p].type, TaggedType) else -1
+            tag = tag_at(m, path, i) if isinstance(m.adg.ports[p].type, TaggedType) else -1
             users.setdefault((p, tag), {}).setdefault(path[0], e.id)
     return users
 

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from xdsl.ir import Operation, SSAValue
 
 from loom.dfg_names import name_dfg
-from loom.dialects.fabric_types import scalar_width
+from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.fabric.rtl.top import identifier
 from loom.ir import op_location
+from loom.mapper.checks import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.sw_graph import SwNode
 from loom.mapper.wires import step_wires
-from loom.sim.fabric_harness import Tap
+from loom.sim.fabric_harness import Tap, tap_key
 
 ROUTE_KINDS = ("spatial_sw", "temporal_sw", "fifo", "add_tag", "map_tag", "del_tag")
 """ADG nodes a route passes through (named in a report)."""
@@ -44,7 +45,8 @@ class EdgeProbe:
     width: int
     """Value bits compared; 0: a control edge (token count only)."""
     tap: int | None
-    """The PE or memory input tap its route ends at ..."""
+    """The trace channel of the PE or memory input tap its route ends at (with
+    its tag on a tagged port: fabric_harness.tap_key) ..."""
     output: str | None
     """... or the top output port (`out<k>`)."""
     producer: str
@@ -100,6 +102,11 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
             lane = [p for p in end_node.inputs if not m.adg.ports[p].is_memref].index(path[-1])
             tap = tap_of.get((identifier(end_node.name), lane))
             pe_port = f"{end_node.name} input {lane}"
+        if tap is not None and isinstance(m.adg.ports[path[-1]].type, TaggedType):
+            # flows of several lanes share a tagged port: this edge's carry its tag
+            tag = tag_at(m, path, len(path) - 1)
+            tap = tap_key(tap, tag)
+            pe_port += f" tag {tag}"
         label = f"edge {e.id} '{names[operand]}'"
         if tap is None and output is None:
             unobserved.append(f"{label} (to {consumer}, ends at {end_node.name})")

@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from loom.bundle import Bundle, bits
 from loom.diagnostics import LoomError, Location
-from loom.fabric.rtl.graph import wire_width
+from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.fabric.rtl.modules import lane_width
 from loom.fabric.rtl.top import FabricRtl, identifier
 from loom.mapper.mapping import Mapping
@@ -68,6 +68,20 @@ class Tap:
     """Its lane's lowest bit in `<pe>_io_in_data`."""
     bits: int
     """The lane bits recorded (the value sits in the low bits; at most 64)."""
+    tag_lo: int = 0
+    tag_bits: int = 0
+    """A tagged lane's tag bits (above its value): recorded in the record's
+    channel id (tap_key), so the flows sharing the port stay apart."""
+
+
+TAG_SHIFT, TAG_BITS = 20, 10
+"""Where a tagged tap's tag sits in a trace record's channel id (below the
+stuck and control flags of loom.sim.compare)."""
+
+
+def tap_key(tap: int, tag: int = 0) -> int:
+    """The trace channel id of tap `tap`'s transfers carrying `tag`."""
+    return tap | tag << TAG_SHIFT
 
 
 TAPPED = ("spatial_pe", "extmemory", "memory")
@@ -85,8 +99,14 @@ def fabric_taps(rtl: FabricRtl) -> list[Tap]:
         data = [t for t in node.in_types if not isinstance(t, MemRefType)]
         lane = lane_width(node) if node.kind == "spatial_pe" else \
             max(wire_width(t) for t in data)
-        for k in range(len(data)):
-            taps.append(Tap(len(taps), identifier(node.name), k, k * lane, min(lane, 64)))
+        for k, t in enumerate(data):
+            tags = tag_width(t)
+            if tags > TAG_BITS:
+                raise LoomError(f"'{node.name}' input {k}: a {tags}-bit tag; the fabric "
+                                f"harness records tags of at most {TAG_BITS} bits")
+            bits = value_width(t) if tags else lane
+            taps.append(Tap(len(taps), identifier(node.name), k, k * lane, min(bits, 64),
+                            k * lane + bits if tags else 0, tags))
     return taps
 
 
@@ -117,7 +137,7 @@ def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
     text = template_environment().get_template("fabric_tb.sv.j2").render(
         top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
         pes=[identifier(n.name) for n in rtl.graph.nodes if n.kind == "spatial_pe"],
-        taps=fabric_taps(rtl),
+        taps=fabric_taps(rtl), tag_shift=TAG_SHIFT,
         max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
         connections=",\n".join("    " + c for c in conns))
     return module, text
@@ -143,9 +163,11 @@ def binding(m: Mapping) -> Binding:
                                         "not supported by loom sim --adg (each region "
                                         "would start at address 0)")
                     memories[arg] = identifier(hw.name)
-        elif node.kind == "memory":
+        elif node.kind == "memory" and any(e.is_memref for e in m.sw.in_edges(node.id)):
             raise LoomError(f"memref bound to a fabric.{hw.kind} ('{hw.name}'): loom sim --adg "
-                            "runs kernels on extmemories only")
+                            "runs a memref argument on an extmemory only")
+        # a fabric.memory hosting a local array (handshake.memory) needs no model:
+        # its contents start undefined in C and never leave the kernel
     return Binding(inputs, outputs, memories)
 
 
