@@ -49,12 +49,18 @@ def test_same_seed_gives_byte_identical_artifacts(tmp_path, capsys):
     assert layout.encode(layout.decode(words)) == words
 
 
-def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, capsys):
-    k = tmp_path / "mul3.dfg.mlir"
-    k.write_text(MUL3)
-    assert main(["map", str(k), "--adg", "chess-2x2", "-o", str(tmp_path / "o")]) == 2
+def _map_error(tmp_path: Path, capsys, name: str, text: str, adg: str) -> str:
+    """`loom map` of the DFG `text` onto `adg`: exit 2 and its one error line."""
+    k = tmp_path / f"{name}.dfg.mlir"
+    k.write_text(text)
+    assert main(["map", str(k), "--adg", adg, "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
+    return err
+
+
+def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, capsys):
+    err = _map_error(tmp_path, capsys, "mul3", MUL3, "chess-2x2")
     assert err.startswith(f"{tmp_path}/o/mul3.dfg.mlir: error: C1: unmapped node ")
     assert "arith.muli (i64, i64) -> (i64): chess-2x2 has 2 PEs that can host it and the " \
            "kernel has 3 ops that need one of them; the smallest preset with 3 is chess-4x4" \
@@ -75,11 +81,7 @@ def test_more_ops_than_pes_names_the_next_size_with_the_same_memories(tmp_path, 
     # 5 ops on a 2x2 grid: 4x4 is the first square size with 5 PEs, and the
     # fix keeps the given preset's memory suffix even though chess-4x4-mem1 is
     # not one of the listed presets
-    k = tmp_path / "add5.dfg.mlir"
-    k.write_text(ADD5)
-    assert main(["map", str(k), "--adg", "chess-2x2-mem1", "-o", str(tmp_path / "o")]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1
+    err = _map_error(tmp_path, capsys, "add5", ADD5, "chess-2x2-mem1")
     assert "the kernel has 5 ops and chess-2x2-mem1 4 PEs (a PE runs one op); the smallest " \
            "preset with 5 PEs is chess-4x4-mem1" in err
 
