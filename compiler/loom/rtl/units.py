@@ -259,8 +259,8 @@ def _fifo(p: _Params) -> UnitSpec:
 
 
 DIVIDER_STAGES = 8
-"""A divider's default pipeline depth: LOOM's smallest divider latency, w/8
-quotient bits a stage (8 for 64-bit values, 4 for 32-bit)."""
+"""A divider's default pipeline depth, LOOM's smallest divider latency: 8
+stages of w/8 quotient bits each (8 bits a stage at 64 bits, 4 at 32)."""
 
 
 def divider_latency(w: int) -> int:
