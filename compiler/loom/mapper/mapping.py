@@ -6,8 +6,9 @@ When routing leaves edges unrouted or ports shared, the estimate of those
 edges is weighted up and the placement annealed again, for a fixed number
 of rounds (iteration budgets, no clock). A repair round can end worse than
 an earlier one: the result is the round that left the least to repair,
-with the placement that round routed (LOOM keeps its best checkpoint). A memref edge is bound, not
-routed: its path is LOOM's synthetic [p, p] on the hardware memref port.
+with the placement that round routed (LOOM keeps its best checkpoint). A
+memref edge is bound, not routed: its path is LOOM's synthetic [p, p] on
+the hardware memref port.
 A route to or from a tagged memory lane ends at the lane's bridge and is
 continued through it to the memory port (bridges.py).
 """
