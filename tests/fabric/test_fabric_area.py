@@ -73,12 +73,12 @@ def _check_preset(tmp_path: Path, name: str) -> None:
     assert all(r.cells > 0 for r in area.rows) and area.total.ffs > area.own.ffs > 0
 
 
-@pytest.mark.slow   # about 2.5 minutes of Yosys, most of it the PE with eight dividers
+@pytest.mark.slow   # about 3 minutes of Yosys, most of it the PE with eight dividers
 def test_chess_2x2_synthesizes_whole(tmp_path):
     _check_preset(tmp_path, "chess-2x2")
 
 
-@pytest.mark.slow
+@pytest.mark.slow   # 3 minutes each, 5 for 16x16 (its top; bench/README.md)
 @pytest.mark.parametrize("name", ["chess-4x4", "chess-8x8", "chess-16x16"])
 def test_larger_presets_synthesize_whole(tmp_path, name):
     _check_preset(tmp_path, name)

@@ -85,7 +85,7 @@ def test_presets_lint_and_verilate_clean(tmp_path, name):
 
 
 @pytest.mark.rtl
-@pytest.mark.slow
+@pytest.mark.slow   # 0.5 to 2.5 minutes each, 7.5 for 16x16 (bench/README.md)
 @pytest.mark.parametrize("name", PRESETS_SLOW)
 def test_large_presets_lint_and_verilate_clean(tmp_path, name):
     _lint_preset(tmp_path, name)
