@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from loom.fabric.config_layout import FabricLayout
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.ir import parse
-from loom.sim.runner import QUICK_MAKEFLAGS
+from loom.sim.runner import UNOPTIMIZED_MAKEFLAGS
 from tb.scoreboard import Scoreboard
 from tb.unit_runner import PROFILES, Profile, UnitBuild, assert_episode_clean, rand_value
 
@@ -90,7 +90,7 @@ def _port_widths(rtl: FabricRtl) -> dict[str, int]:
 class FabricBuild(UnitBuild):
     """The Verilator build of one fabric and its wrapper."""
 
-    makeflags = QUICK_MAKEFLAGS   # a whole fabric is large: unoptimized C++ builds faster
+    makeflags = UNOPTIMIZED_MAKEFLAGS   # short random episodes on a large design
 
     def __init__(self, name: str, rtl: FabricRtl):
         super().__init__(f"fabric_{name}", [])

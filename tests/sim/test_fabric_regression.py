@@ -26,12 +26,12 @@ PRESET = "chess-8x8-ext2"
 """The smallest preset most small kernels map onto (two extmemories)."""
 
 FAST = ["sum_n", "crc32", "crc16", "fletcher16", "countdown_replay", "self_assign",
-        "while_search", "zero_trip", "dot", "axpy", "countdown", "digits", "fir"]
+        "while_search", "zero_trip", "dot", "axpy", "countdown", "digits", "fir", "collatz"]
 """Kernels on PRESET in make test (at most two memrefs, one load lane each;
-`--adg auto` chose chess-8x8, -ext1 or -ext2 for them). Measured with the
-build cached, niced on a busy machine, both seeds: 6 to 22 s each, fir
-about 40 s (the first build of PRESET, 171 s, comes on top). Two fewer
-than the issue's 15 since isqrt_sum and factmod moved to the slow set."""
+`--adg auto` chose chess-8x8, -ext1 or -ext2 for them); with TAGGED, 15
+kernels. Measured with the build cached (runner.FABRIC_MAKEFLAGS), beside
+two niced fuzz jobs, both seeds: dot 9 s, collatz 25 s, fir 31 s (the
+first build of PRESET, about 6 minutes cold, comes on top)."""
 
 TAGGED = ("chess-4x4-ext2x2", ["prefix_sum"])
 """In make test too: two loads of one array on tagged lanes of one extmemory
@@ -39,11 +39,8 @@ port, each edge compared by its tag (before the harness recorded tags, both
 loads' edges saw every address and the checker reported a false divergence)."""
 
 SLOW: dict[str, list[str]] = {
-    # long loops on the unoptimized fabric build: 45 to 90 s each; isqrt_sum and
-    # factmod divide in their loops, and since the dividers are pipelined (latency =
-    # width) isqrt_sum ran over 8 minutes a seed on the fabric (39 s before), not yet
-    # explained
-    PRESET: ["gcd_sub", "collatz_max", "collatz", "while_sum", "isqrt_sum", "factmod"],
+    # long loops: 32 to 63 s each, both seeds, in the conditions of FAST's figures
+    PRESET: ["gcd_sub", "collatz_max", "while_sum", "isqrt_sum", "factmod"],
     # two loads of one memref: tagged lanes
     "chess-8x8-ext2x2": ["break_loop", "compact", "helpers", "le_loop", "stride"],
     "chess-8x8-ext4": ["gcd", "mac16", "popcount", "shifts", "vecadd"],

@@ -129,8 +129,7 @@ def _run_stages(src: Path, out: Path, rtl: bool) -> list[int]:
             raise _Stop("golden-fail", golden.problems()[0])
         return []
     try:
-        s = setup(Inputs(arts.name, out, arts.dfg_mlir, arts.bundle_path), None,
-                  quick_build=True)
+        s = setup(Inputs(arts.name, out, arts.dfg_mlir, arts.bundle_path), None)
     except GoldenFailed as exc:
         raise _Stop("golden-fail", exc.problems[0]) from None
     cycles: list[int] = []

