@@ -48,10 +48,10 @@ $(STAMPS)/venv: pyproject.toml $(STAMPS)/apt
 	@touch $@
 
 test: setup
-	@$(RUN) pytest -q -n $(JOBS) -p no:cacheprovider --durations=25
+	@$(RUN) pytest -q -n $(JOBS) --dist loadgroup -p no:cacheprovider --durations=25
 
 test-slow: setup
-	@$(RUN) pytest -q -n $(JOBS) -p no:cacheprovider -m slow --durations=25
+	@$(RUN) pytest -q -n $(JOBS) --dist loadgroup -p no:cacheprovider -m slow --durations=25
 
 sim: setup
 	@$(RUN) loom sim $(KERNEL) $(if $(ADG),--adg $(ADG)) $(if $(IDEAL),--ideal,--seed $(SEED)) -o gen/$(KNAME)

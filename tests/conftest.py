@@ -18,6 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that share one long build (an xdist_group: a fabric and the
+    kernels run on it) first, so that their chain on one worker does not end
+    the run while the other worker idles (make test: --dist loadgroup)."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+
+
 @pytest.fixture(scope="session")
 def compiled(tmp_path_factory):
     """compiled(name) -> Artifacts of kernels/<name>.c, compiled once per session (per worker)."""

@@ -14,6 +14,7 @@ import pytest
 
 from loom.bundle import compare
 from loom.frontend.reference import run_reference
+from loom.regress.plan import SLOW_KERNELS
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
@@ -30,7 +31,9 @@ def test_the_suite_is_large_enough():
     assert "vecadd" in names
 
 
-@pytest.mark.parametrize("name", kernel_names())
+# the slow kernels' long loops take the interpreter minutes (cnn_layer): make test-slow
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_KERNELS
+                                  else n for n in kernel_names()])
 def test_native_equals_scf_and_cf(compiled, name):
     arts = compiled(name)
     bundle = arts.bundle

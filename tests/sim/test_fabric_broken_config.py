@@ -22,9 +22,9 @@ from loom.fabric.config_layout import CMPI_PREDICATES
 from loom.sim import fabric_flow, profiles
 from loom.sim.fabric_flow import FabricSetup
 
-pytestmark = pytest.mark.rtl
-
 PRESET = "chess-4x4"
+# one worker runs the module: the fixture maps and builds once
+pytestmark = [pytest.mark.rtl, pytest.mark.xdist_group(PRESET)]
 KERNEL = """\
 int tiny(int a, int b) {
   int d = a < b ? b - a : a - b;

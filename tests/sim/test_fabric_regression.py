@@ -95,12 +95,14 @@ def _runs_under_two_seeds(kernel: str, adg: str, out: Path) -> None:
 
 
 @pytest.mark.rtl
+@pytest.mark.xdist_group(PRESET)   # one worker: the build once, then its runs
 @pytest.mark.parametrize("kernel", FAST)
 def test_kernel_runs_on_the_fabric(kernel, tmp_path):
     _runs_under_two_seeds(kernel, PRESET, tmp_path)
 
 
 @pytest.mark.rtl
+@pytest.mark.xdist_group(TAGGED[0])
 @pytest.mark.parametrize("kernel", TAGGED[1])
 def test_kernel_runs_on_tagged_lanes(kernel, tmp_path):
     _runs_under_two_seeds(kernel, TAGGED[0], tmp_path)
@@ -108,7 +110,8 @@ def test_kernel_runs_on_tagged_lanes(kernel, tmp_path):
 
 @pytest.mark.rtl
 @pytest.mark.slow
-@pytest.mark.parametrize("adg,kernel", [(adg, k) for group in (SLOW, ON_CHIP)
+@pytest.mark.parametrize("adg,kernel", [pytest.param(adg, k, marks=pytest.mark.xdist_group(adg))
+                                        for group in (SLOW, ON_CHIP)
                                         for adg, ks in group.items() for k in ks])
 def test_kernel_runs_on_its_preset(adg, kernel, tmp_path):
     _runs_under_two_seeds(kernel, adg, tmp_path)
