@@ -6,7 +6,7 @@ instantiated side by side in a generated wrapper (`tb_<name>`, instances
 simulation runs all of them concurrently through several episodes (reset in
 between) with different idle/backpressure profiles. Builds are cached by a
 hash of their sources under gen/rtl_units/<name>/, each behind a lock of
-its own directory (loom.sim.runner.build_lock).
+its own directory (loom.sim.runner.dir_lock).
 
 The expected stream of every output channel comes from the golden actor
 fed the same input streams; the RTL must also consume exactly the input
@@ -29,7 +29,7 @@ from loom.golden.channel import Channel
 from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
 from loom.rtl.units import UnitSpec
-from loom.sim.runner import QUICK_MAKEFLAGS, build_lock, verilator_version
+from loom.sim.runner import QUICK_MAKEFLAGS, dir_lock, verilator_version
 from tb.scoreboard import Scoreboard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,7 +231,7 @@ class UnitBuild:
         src = self.dir / "src"
         key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES, self.makeflags,
                                          verilator_version()]).encode()).hexdigest()
-        with build_lock(self.dir):
+        with dir_lock(self.dir):
             stamp = self.dir / "build.key"
             if stamp.exists() and stamp.read_text() == key and (self.dir / "sim" / self.top).exists():
                 return

@@ -20,7 +20,7 @@ import pytest
 from loom.cli import build_parser
 from loom.fabric.config_layout import CMPI_PREDICATES
 from loom.sim import fabric_flow, profiles
-from loom.sim.fabric_flow import FabricSetup
+from loom.sim.fabric_flow import FabricResult, FabricSetup
 
 PRESET = "chess-4x4"
 # one worker runs the module: the fixture maps and builds once
@@ -51,13 +51,18 @@ def fabric(tmp_path_factory) -> FabricSetup:
     return fabric_flow.setup(argparse.Namespace(**{**vars(args), "seed": args.map_seed}))
 
 
-def _run(s: FabricSetup, values: dict[str, dict[str, int]]) -> list[str]:
-    """The problems of a run on the config `values` (decoded slice fields)."""
+def _result(s: FabricSetup, values: dict[str, dict[str, int]]) -> FabricResult:
+    """A run on the config `values` (decoded slice fields)."""
     result = fabric_flow.run(replace(s, words=s.rtl.layout.encode(values)),
                              profiles.for_seed(1))
     assert result.passed == (not result.problems)
     assert result.report["status"] == ("pass" if result.passed else "fail")
-    return result.problems
+    return result
+
+
+def _run(s: FabricSetup, values: dict[str, dict[str, int]]) -> list[str]:
+    """The problems of a run on the config `values`."""
+    return _result(s, values).problems
 
 
 def _first_edge(problems: list[str]) -> tuple[int, str]:
@@ -191,7 +196,11 @@ def test_a_cleared_route_bit_deadlocks_naming_the_stuck_route(fabric):
     field = f"route.o{m.adg.ports[b].index}.i{m.adg.ports[a].index}"
     assert values[sw][field] == 1
     values[sw][field] = 0
-    problems = _run(fabric, values)
+    result = _result(fabric, values)
+    problems = result.problems
     assert any(p.startswith("deadlock") for p in problems), problems
+    # the run's length is when the deadlock was declared, a watchdog's span
+    # after the last transfer (it was the last result's cycle: 0 when none came)
+    assert result.report["cycles"] > profiles.for_seed(1).watchdog
     short = next(p for p in problems if p.startswith("short of golden tokens"))
     assert f"DFG edge {edge} " in short and f"DFG edge {edge} " in problems[0]

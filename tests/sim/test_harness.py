@@ -4,6 +4,7 @@ or from Python models of the kernels, never from our own output."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -105,6 +106,19 @@ def test_a_divergence_names_its_invocation(tmp_path):
     assert result.problems[0].startswith(
         "first divergence on channel 'arg1' (from the top input to "), result.problems
     assert "token 1 (invocation 1): expected 2, got 5 at cycle " in result.problems[0]
+
+
+def test_two_runs_in_one_directory_take_turns(tmp_path):
+    """Two runs of one seed with different inputs in one output directory (two
+    pytest workers did this): each must see its own inputs, not the other's
+    (a fresh-clone make test once reported no divergence for the k = 5 run)."""
+    s, _ = _bump_setup(tmp_path, [1, 2])
+    fed = replace(s, bundle=replace(s.bundle, scalar_inputs=[ScalarInput(1, [1, 5])]))
+    for _ in range(3):
+        with ThreadPoolExecutor(2) as pool:
+            right, wrong = pool.map(lambda x: run_seed(x, SEEDS[0]), [s, fed])
+        assert right.passed, right.problems
+        assert "token 1 (invocation 1): expected 2, got 5 at cycle " in wrong.problems[0]
 
 
 def test_an_unused_scalar_argument_is_discarded_by_golden_and_rtl(tmp_path):

@@ -39,7 +39,7 @@ from loom.sim.fabric_harness import (
 from loom.sim.flow import MAX_LINES, GoldenFailed
 from loom.sim.harness import MEM_MODEL
 from loom.sim.profiles import RunSettings
-from loom.sim.runner import FABRIC_MAKEFLAGS, ROOT, SimBuild
+from loom.sim.runner import FABRIC_MAKEFLAGS, ROOT, SimBuild, dir_lock
 
 BUILD_ROOT = ROOT / "gen" / "fabric_build"
 
@@ -108,12 +108,14 @@ def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetu
         raise GoldenFailed(golden.problems())
     # before the build: a binding the flow cannot run is refused in seconds, not after minutes
     bound = binding(mapped.mapping)
-    arts = write_fabric_rtl(mapped.target.path, mapped.target.name, inputs.out_dir)
-    build = fabric_build(arts.rtl, mapped.target.name, build_root)
-    words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
+    with dir_lock(inputs.out_dir):
+        arts = write_fabric_rtl(mapped.target.path, mapped.target.name, inputs.out_dir)
+        words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
+    with dir_lock(build_root / mapped.target.name):   # the ADG's sources and build, shared
+        build = fabric_build(arts.rtl, mapped.target.name, build_root)
+        seconds = build.build()
     edges = edge_map(mapped.mapping, mapped.func, fabric_taps(arts.rtl), str(inputs.dfg))
-    return FabricSetup(mapped, bundle, golden, arts.rtl, build, build.build(),
-                       bound, words, edges)
+    return FabricSetup(mapped, bundle, golden, arts.rtl, build, seconds, bound, words, edges)
 
 
 def _result_args(func: Operation) -> list[int]:
@@ -125,21 +127,22 @@ def _result_args(func: Operation) -> list[int]:
 def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
     """One run under `settings`: results and memories against the native run."""
     run_dir = (s.out_dir / "sim" / f"{s.mapped.target.name}-{settings.name}").resolve()
-    run_dir.mkdir(parents=True, exist_ok=True)
-    plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
-                               str(s.mapped.inputs.dfg))
     tokens = s.golden.execution.tokens
     # past the watchdog: a run that stops ends as a deadlock, which records its stuck ports
     budget = max(1000 + 2 * len(s.words) + 200 * tokens, settings.watchdog + 1000)
-    result = s.build.run(run_dir, plusargs, max_cycles=budget)
-    if result["status"] == "crashed":
-        raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
-                          f"see {run_dir / 'sim.log'}")
+    with dir_lock(run_dir):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
+                                   str(s.mapped.inputs.dfg))
+        result = s.build.run(run_dir, plusargs, max_cycles=budget)
+        if result["status"] == "crashed":
+            raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
+                              f"see {run_dir / 'sim.log'}")
+        outputs = read_outputs(run_dir / "outputs.txt")
+        outcome = _outcome(s, outputs, run_dir)
+        trace = read_trace(run_dir / "trace.bin")
+        check = check_edges(s.edges, trace, outputs, s.golden.execution)
     finished = result["status"] == "finished"
-    outputs = read_outputs(run_dir / "outputs.txt")
-    outcome = _outcome(s, outputs, run_dir)
-    check = check_edges(s.edges, read_trace(run_dir / "trace.bin"), outputs,
-                        s.golden.execution)
     problems: list[str] = []
     if check.divergence is not None:
         problems.append(check.divergence.describe())
@@ -157,7 +160,9 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
             problems.append(f"{port}: {len(got)} token(s) on an output the map does not use")
     problems += [f"mismatch against {s.mapped.inputs.expectations}: {m}"
                  for m in compare(s.bundle, outcome, memories=finished)]
-    cycles = max((c for got in outputs.values() for c, _ in got), default=0)
+    # the last transfer seen at an output or a tapped edge: a run that deadlocks
+    # before its first result still reports how far it got
+    cycles = max([trace.last_cycle, *(c for got in outputs.values() for c, _ in got)])
     report: dict[str, Any] = {
         "kernel": s.name, "adg": s.mapped.target.name, "status": "fail" if problems else "pass",
         "seed": settings.seed, "run": settings.name, "sim_status": result["status"],

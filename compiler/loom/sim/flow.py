@@ -32,7 +32,7 @@ from loom.progress import Progress
 from loom.sim.harness import MEM_MODEL, memory_ports, render_tb, run_plusargs
 from loom.sim.live import SimWatch
 from loom.sim.profiles import RunSettings
-from loom.sim.runner import SimBuild, kernel_makeflags
+from loom.sim.runner import SimBuild, dir_lock, kernel_makeflags
 from loom.stream_summary import RtlSummary, StreamSummary, differing_channels, read_summary
 
 MAX_LINES = 12
@@ -101,18 +101,20 @@ def setup(inputs: Inputs, top: str | None, waves: bool = False,
     golden = run_dfg(func, bundle, str(inputs.dfg), progress=progress, traces=False)
     if not golden.ok:
         raise GoldenFailed(golden.problems())
-    rtl = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
-    if mutate is not None:
-        mutate(rtl)
-    tb_module, tb_text = render_tb(rtl.netlist, rtl.top_module, bundle.start_token_count)
-    sim_dir = inputs.out_dir / "sim"
-    sim_dir.mkdir(parents=True, exist_ok=True)
-    tb_file = sim_dir / f"{tb_module}.sv"
-    tb_file.write_text(tb_text)
-    sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
-    build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves,
-                     makeflags=kernel_makeflags(golden.execution.tokens))
-    return SimSetup(inputs, bundle, golden, rtl, build, build.build(), func, bundle)
+    with dir_lock(inputs.out_dir):
+        rtl = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
+        if mutate is not None:
+            mutate(rtl)
+        tb_module, tb_text = render_tb(rtl.netlist, rtl.top_module, bundle.start_token_count)
+        sim_dir = inputs.out_dir / "sim"
+        sim_dir.mkdir(parents=True, exist_ok=True)
+        tb_file = sim_dir / f"{tb_module}.sv"
+        tb_file.write_text(tb_text)
+        sources = [*rtl.unit_files, rtl.top_file, MEM_MODEL, tb_file]
+        build = SimBuild(tb_module, sources, inputs.out_dir / "sim_build", waves=waves,
+                         makeflags=kernel_makeflags(golden.execution.tokens))
+        seconds = build.build()
+    return SimSetup(inputs, bundle, golden, rtl, build, seconds, func, bundle)
 
 
 def run_seed(s: SimSetup, settings: RunSettings, progress: Progress | None = None,
@@ -216,24 +218,26 @@ class _Run:
 
 def _simulate(s: SimSetup, settings: RunSettings, run_dir: Path, full: bool,
               progress: Progress | None) -> _Run:
-    run_dir.mkdir(parents=True, exist_ok=True)
-    net = s.rtl.netlist
-    plusargs = run_plusargs(net, s.bundle, run_dir, settings)
-    if full:
-        plusargs.append("+loom_trace_all")
-    position = run_dir / "progress.txt"
-    position.unlink(missing_ok=True)   # a previous run's position is no progress of this one
-    watch = SimWatch(position, s.golden_tokens, progress) if progress else nullcontext()
-    with watch:
-        result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
-    if result["status"] == "crashed":
-        raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
-                          f"see {run_dir / 'sim.log'}")
-    summaries = read_summary(run_dir / "summary.txt")
-    memories = dict(s.golden.execution.memories)   # memref args no port touches stay
-    for m in memory_ports(net):
-        memories[m.arg_index] = read_memory(run_dir / f"out_{m.prefix}.hex")
-    return _Run(result, summaries, read_trace(run_dir / "trace.bin"), memories, full,
+    with dir_lock(run_dir):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        net = s.rtl.netlist
+        plusargs = run_plusargs(net, s.bundle, run_dir, settings)
+        if full:
+            plusargs.append("+loom_trace_all")
+        position = run_dir / "progress.txt"
+        position.unlink(missing_ok=True)   # a previous run's position is no progress of this one
+        watch = SimWatch(position, s.golden_tokens, progress) if progress else nullcontext()
+        with watch:
+            result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
+        if result["status"] == "crashed":
+            raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
+                              f"see {run_dir / 'sim.log'}")
+        summaries = read_summary(run_dir / "summary.txt")
+        memories = dict(s.golden.execution.memories)   # memref args no port touches stay
+        for m in memory_ports(net):
+            memories[m.arg_index] = read_memory(run_dir / f"out_{m.prefix}.hex")
+        trace = read_trace(run_dir / "trace.bin")
+    return _Run(result, summaries, trace, memories, full,
                 differing_channels(summaries, s.golden_summaries))
 
 

@@ -1,9 +1,10 @@
 """Verilator builds and runs of a kernel harness through cocotb's Python runner.
 
 One build per kernel (cached by a hash of its sources under <out>/sim_build),
-many runs (one per seed) against it. A build holds a lock on its own directory:
-two processes that need the same build (pytest workers, one fabric for many
-kernels) build it once, while different builds overlap (Verilation is
+many runs (one per seed) against it. Whoever writes a directory holds its
+lock (dir_lock): two processes that need the same build (pytest workers, one
+fabric for many kernels) build it once, two runs of one seed in one output
+directory take turns, while different builds and runs overlap (Verilation is
 single-threaded, so a machine-wide lock left a core idle behind it).
 """
 
@@ -75,9 +76,10 @@ def file_lock(path: Path | None) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def build_lock(build_dir: Path) -> contextlib.AbstractContextManager[None]:
-    """The lock of one build directory (a file beside it: the build may delete the directory)."""
-    return file_lock(build_dir.parent / f".{build_dir.name}.lock")
+def dir_lock(directory: Path) -> contextlib.AbstractContextManager[None]:
+    """The lock of one directory a process writes (a file beside it: a build may delete
+    its directory). Not re-entrant: a process takes each directory's lock once."""
+    return file_lock(directory.parent / f".{directory.name}.lock")
 
 
 def _lean_verilator():
@@ -124,7 +126,7 @@ class SimBuild:
                                            verilator_version()])
                              .encode()).hexdigest()
         stamp = self.build_dir / "build.key"
-        with build_lock(self.build_dir):
+        with dir_lock(self.build_dir):
             if stamp.exists() and stamp.read_text() == key and (self.build_dir / self.top).exists():
                 return 0.0
             t = time.perf_counter()
