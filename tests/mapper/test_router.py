@@ -7,7 +7,7 @@ outputs 4, 5 (input 0 reaches output 0 only, input 1 both); fu_add inputs
 
 from __future__ import annotations
 
-from loom.mapper.router import Net, route
+from loom.mapper.router import HISTORY_FACTOR, Net, route
 from tests.mapper.test_adg_graph import _graph
 
 
@@ -48,3 +48,11 @@ def test_unreachable_sink_and_lasting_overuse_are_reported():
 def test_same_inputs_same_routes():
     nets = [Net(1, (6, 10)), Net(0, (7,))]
     assert route(_graph(), nets).paths == route(_graph(), nets).paths
+
+
+def test_history_counts_the_passes_that_ended_with_a_port_shared():
+    # the two nets from one port share 0, 2 and 4 after each of the 3 passes;
+    # history grows by HISTORY_FACTOR per such pass, nowhere else
+    r = route(_graph(), [Net(0, (6,)), Net(0, (7,))], passes=3)
+    assert [(p, h) for p, h in enumerate(r.history) if h] == [
+        (p, 3 * HISTORY_FACTOR) for p in (0, 2, 4)]

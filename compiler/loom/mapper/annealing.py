@@ -40,8 +40,9 @@ def _local_cost(problem: Problem, placement: Placement, nodes: tuple[int, ...],
 
 
 def anneal(problem: Problem, placement: Placement, rng: random.Random,
-           iterations: int | None = None) -> Placement:
-    """Refine `placement` in place; returns the best placement seen."""
+           iterations: int | None = None, heat: float = 1.0) -> Placement:
+    """Refine `placement` in place; returns the best placement seen. `heat`
+    scales the starting temperature (1: about one edge's estimate)."""
     movable = [n for n in problem.placeable if len(problem.options[n]) > 1
                or placement.chosen[n] is None and problem.options[n]]
     if not movable:
@@ -55,7 +56,7 @@ def anneal(problem: Problem, placement: Placement, rng: random.Random,
     cost = total_cost(problem, placement)
     best_cost, best = cost, list(placement.chosen)
     wires = sum(edge_cost(problem, placement, e.id) for e in problem.sw.edges)
-    temperature = max(1.0, wires / max(1, len(problem.sw.edges)))  # about one edge's estimate
+    temperature = heat * max(1.0, wires / max(1, len(problem.sw.edges)))
     cooling = (FINAL_TEMPERATURE / temperature) ** (1.0 / budget)
     # hot moves reach a few edge lengths; the window shrinks with the
     # temperature to LOOM's radius, so cold moves are local refinements

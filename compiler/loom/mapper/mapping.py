@@ -2,20 +2,24 @@
 (negotiated congestion), and record the port-level route of every DFG edge
 (loom-fabric-notes.md section 3.4's pipeline, without LOOM's repair stages).
 
-When routing leaves edges unrouted or ports shared, the estimate of those
-edges is weighted up and the placement annealed again, for a fixed number
-of rounds (iteration budgets, no clock). A repair round can end worse than
-an earlier one: the result is the round that left the least to repair,
-with the placement that round routed (LOOM keeps its best checkpoint). A
-memref edge is bound, not routed: its path is LOOM's synthetic [p, p] on
-the hardware memref port.
-A route to or from a tagged memory lane ends at the lane's bridge and is
-continued through it to the memory port (bridges.py).
+When routing leaves edges unrouted or ports shared, the placement is
+repaired over more rounds (REPAIRS; iteration budgets, no clock): the
+estimate of the failed edges is weighted up and the placement annealed
+again, first from the full temperature; if that does not fit, from the
+first round's placement again, cool, with the wires through the ports
+where the router's nets crowded made longer (sites.py). A repair round can
+end worse than an earlier one: the result is the round that left the least
+to repair, with the placement that round routed (LOOM keeps its best
+checkpoint). A memref edge is bound, not routed: its path is LOOM's
+synthetic [p, p] on the hardware memref port. A route to or from a tagged
+memory lane ends at the lane's bridge and is continued through it to the
+memory port (bridges.py).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation
@@ -24,13 +28,38 @@ from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
 from loom.mapper.router import PASSES, Net, Routes, route, searcher
+from loom.mapper.router import _Searcher  # noqa: PLC2701 (one package)
+from loom.mapper.sites import SiteDistances
 from loom.mapper.sw_graph import SwGraph, sw_graph
 
-ROUTE_ROUNDS = 4
-"""Placement-and-routing rounds before the result is kept as it is."""
 REWEIGHT = 2.0
 """Factor on the estimate of an edge that failed to route in a round."""
 REPAIR_ITERATIONS_PER_NODE = 50
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A way to repair what the first routing round left: up to `rounds` more
+    rounds, each after reweighting the failed edges and annealing the last
+    placement again from `heat` times the first anneal's temperature; with
+    `congestion`, what a port shared through every negotiation pass of a
+    round adds to the cost of a wire through it in the next rounds' route
+    estimate (sites.py)."""
+
+    rounds: int
+    heat: float
+    congestion: float = 0.0
+
+
+REPAIRS = (Repair(rounds=3, heat=1.0), Repair(rounds=7, heat=0.2, congestion=4.0))
+"""Tried in order, each from what the first round left (its placement, the
+edge weights, the random state), so neither depends on how the other went.
+A full reheat first: it re-places broadly and fixes most kernels that miss
+in the first round within a round or two. Then cool, congestion-guided
+rounds: they keep the rest of a placement that mostly routed (a reheat
+scatters it) and see the links the router could not share out as long, not
+only the failed edges' own lengths, so they move routes off a few crowded
+switches that re-placing only moves elsewhere; small steps, so more rounds."""
 
 
 @dataclass
@@ -45,7 +74,8 @@ class Mapping:
     """Ports left carrying several nets."""
     seed: int
     rounds: int
-    """The routing round this mapping is (1: the first placement's)."""
+    """The routing round this mapping is (1: the first placement's; the
+    repairs' rounds are numbered on in REPAIRS order)."""
 
     @property
     def ok(self) -> bool:
@@ -144,27 +174,58 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
     hopeless = unhostable(problem)
     if not hopeless:
         placement = anneal(problem, placement, rng)
-    best: Mapping | None = None
-    rounds = 1 if hopeless else ROUTE_ROUNDS
     search = searcher(adg)
-    for round_index in range(1, rounds + 1):
-        nets, where, bound = edge_nets(problem, placement)
-        routes = route(adg, nets, passes=1 if hopeless else PASSES, search=search)
-        paths = _edge_paths(problem, placement, routes, where, bound)
-        result = Mapping(sw, adg, problem, placement, paths, routes.overused, seed, round_index)
-        if best is None or _left(result) < _left(best):
-            best = result  # an earlier round wins a tie: the result depends on nothing else
-        failed = _failed_edges(paths, routes.overused, problem)
-        if result.ok or not failed or round_index == rounds:
+    first, routes = _route_round(problem, placement, search, 1 if hopeless else PASSES, seed, 1)
+    if hopeless:
+        return first
+    best, done = first, 1
+    start = rng.getstate(), list(problem.weights)
+    for repair in REPAIRS:
+        rng.setstate(start[0])
+        problem.weights, problem.estimate = list(start[1]), problem.distances
+        for m in _repair(problem, repair, first, routes, rng, search, done):
+            done = m.rounds
+            if _left(m) < _left(best):
+                best = m  # an earlier round wins a tie: the result depends on nothing else
+        if best.ok:
             break
-        for e in failed:
-            problem.weights[e] *= REWEIGHT
-        # on a copy: annealing moves nodes in the placement it is given, and
-        # this round's mapping keeps the placement it routed
-        placement = anneal(problem, placement.copy(), rng,
-                           REPAIR_ITERATIONS_PER_NODE * max(1, len(problem.placeable)))
-    assert best is not None
     return best
 
 
-__all__ = ["Mapping", "edge_nets", "map_dfg"]
+def _repair(problem: Problem, repair: Repair, first: Mapping, routes: Routes,
+            rng: random.Random, search: _Searcher, done: int) -> Iterator[Mapping]:
+    """The rounds of `repair` after `first` (routed as `routes`), numbered on
+    from round `done`; they end at a mapping that fits, or one whose failure
+    has no edge to reweight."""
+    congestion = [0.0] * len(problem.adg.ports)
+    last = first
+    for index in range(done + 1, done + 1 + repair.rounds):
+        failed = _failed_edges(last.paths, last.overused, problem)
+        if last.ok or not failed:
+            return
+        for e in failed:
+            problem.weights[e] *= REWEIGHT
+        if repair.congestion:
+            for p, h in enumerate(routes.history):
+                congestion[p] += repair.congestion * h / routes.passes
+            problem.estimate = SiteDistances.of(problem.adg, congestion)
+        # on a copy: annealing moves nodes in the placement it is given, and
+        # each round's mapping keeps the placement it routed
+        placement = anneal(problem, last.placement.copy(), rng,
+                           REPAIR_ITERATIONS_PER_NODE * max(1, len(problem.placeable)),
+                           heat=repair.heat)
+        last, routes = _route_round(problem, placement, search, PASSES, first.seed, index)
+        yield last
+
+
+def _route_round(problem: Problem, placement: Placement, search: _Searcher, passes: int,
+                 seed: int, index: int) -> tuple[Mapping, Routes]:
+    """Route `placement`: round `index`'s mapping, and the router's result."""
+    nets, where, bound = edge_nets(problem, placement)
+    routes = route(problem.adg, nets, passes=passes, search=search)
+    paths = _edge_paths(problem, placement, routes, where, bound)
+    return Mapping(problem.sw, problem.adg, problem, placement, paths, routes.overused, seed,
+                   index), routes
+
+
+__all__ = ["REPAIRS", "Mapping", "Repair", "edge_nets", "map_dfg"]

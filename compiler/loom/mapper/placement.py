@@ -95,14 +95,19 @@ class Problem:
     options: list[list[Option]]
     """Per DFG node; empty for memref arguments (bound, not placed)."""
     distances: SiteDistances
+    """Hops between sites: the window annealing draws its moves in."""
     unit_definitions: dict[tuple[str, int], Operation] = field(default_factory=dict)
     """(PE, opcode) -> the function_unit definition."""
     weights: list[float] = field(default_factory=list)
     """Per DFG edge: how much its route estimate counts (routing raises it)."""
+    estimate: SiteDistances = field(init=False)
+    """The route estimate between sites: `distances` until a routing round
+    leaves ports shared, then weighted by where its nets crowded (mapping.py)."""
 
     def __post_init__(self) -> None:
         if not self.weights:
             self.weights = [1.0] * len(self.sw.edges)
+        self.estimate = self.distances
         self._by_resource: dict[int, dict[str, list[Option]]] = {}
 
     def by_resource(self, node: int) -> dict[str, list[Option]]:
@@ -286,8 +291,8 @@ def edge_cost(problem: Problem, placement: Placement, edge: int) -> float:
     a, b = placement.chosen[e.src], placement.chosen[e.dst]
     if e.is_memref or a is None or b is None:
         return 0.0
-    return problem.weights[edge] * problem.distances.between(a.out_site(e.src_index),
-                                                             b.in_site(e.dst_index))
+    return problem.weights[edge] * problem.estimate.between(a.out_site(e.src_index),
+                                                            b.in_site(e.dst_index))
 
 
 def node_cost(problem: Problem, placement: Placement, node: int) -> float:

@@ -54,6 +54,9 @@ class Routes:
     overused: list[int] = field(default_factory=list)
     """Ports carrying more than one net after the last pass."""
     passes: int = 0
+    history: list[float] = field(default_factory=list)
+    """Per port: the history cost negotiation left on it (HISTORY_FACTOR per
+    pass that ended with the port shared): where the nets crowded."""
 
     @property
     def ok(self) -> bool:
@@ -126,7 +129,7 @@ def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
     fewest, since = len(graph.ports) + 1, 0
     held: list[list[list[int] | None]] = [[] for _ in nets]
     for n in range(1, passes + 1):
-        result = Routes([], passes=n)
+        result = Routes([], passes=n, history=history)
         for index, net in enumerate(nets):
             # rip up this net alone: it negotiates against every other net's
             # current route (PathFinder), not against an emptied fabric
