@@ -67,6 +67,8 @@ class _Wiring:
     modules: dict[str, Module] = field(default_factory=dict)
     switch_out: dict[int, int] = field(default_factory=dict)
     """Values a spatial_sw drives: the switch's position in body order."""
+    lane_out: set[int] = field(default_factory=set)
+    """Values a del_tag drives: one lane of a tagged stream several lanes share."""
 
     def adapt(self, expr: str, src: int, dst: int) -> str:
         if dst == src:
@@ -161,6 +163,8 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
             declare(r, f"{identifier(node.name)}_r{j}")
             if node.kind == "spatial_sw":
                 w.switch_out[id(r)] = k
+            elif node.kind == "del_tag":
+                w.lane_out.add(id(r))
     used_cfg: list[tuple[int, int]] = []
     for k, (node, comp) in enumerate(comps):
         _instance(w, k, node, comp, names, widths, layout, used_cfg)
@@ -193,6 +197,8 @@ def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int,
         src = names[id(v)]
         if node.kind == "spatial_sw" and w.switch_out.get(id(v), -1) >= position:
             src = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
+        elif id(v) in w.lane_out:
+            src = _hop_buffer(w, f"{inst}_lane{k}", src, widths[id(v)])
         lane = f"{b}_in_data[{k * comp.w_in + comp.w_in - 1}:{k * comp.w_in}]"
         w.body += [f"assign {lane} = {w.adapt(f'{src}_data', widths[id(v)], comp.w_in)};",
                    f"assign {b}_in_valid[{k}] = {src}_valid;",
@@ -222,7 +228,15 @@ def _hop_buffer(w: _Wiring, name: str, src: str, bits: int) -> str:
     itself or to an earlier one). Switches are combinational; every ring of
     switches has a backward link, so it gets a register on both paths there,
     while a route that only goes forward crosses its switches in the cycle
-    it leaves its PE (a register on every link cost one cycle per hop)."""
+    it leaves its PE (a register on every link cost one cycle per hop).
+
+    A del_tag's output (one lane of a memory's tagged result family, after
+    the tag split) gets one too: the lanes share the memory's port, whose
+    head waits until its own lane takes it; a consumer that needs a token of
+    another lane first (a join of two load lanes' done tokens) would hold
+    that token behind its own, a head-of-line deadlock the direct flow's
+    separate ports never have. The buffer takes the head off the shared port
+    while its lane's consumer waits."""
     module, text = render_unit("fifo", slots=2, w=bits, origin="switch-to-switch link buffer")
     w.modules.setdefault(module, Module(module, text))
     w.decls += [f"logic [{bits - 1}:0] {name}_data;", f"logic {name}_valid;",
