@@ -7,6 +7,7 @@ import pytest
 
 from loom.cli import main
 from loom.diagnostics import LoomError
+from loom.fabric.presets import presets
 from loom.fabric.rtl.command import write_fabric_rtl
 from loom.fabric.rtl.top import fabric_rtl
 from loom.rtl.gates import lint, synthesize
@@ -89,6 +90,19 @@ def test_presets_lint_and_verilate_clean(tmp_path, name):
 @pytest.mark.parametrize("name", PRESETS_SLOW)
 def test_large_presets_lint_and_verilate_clean(tmp_path, name):
     _lint_preset(tmp_path, name)
+
+
+MEMORY_VARIANTS = sorted({p.name.split("-", 2)[2] for p in presets() if p.name.count("-") > 1})
+"""Every memory suffix of the named presets (`ext4x4s2-mem2x2s20`, ...): the
+mesh sizes above and these memories on a 4x4 mesh cover what every named
+preset combines, without a 16x16 lint per variant."""
+
+
+@pytest.mark.rtl
+@pytest.mark.slow   # about 30 s each (10 variants: 314 s on 0d7fc42+)
+@pytest.mark.parametrize("variant", MEMORY_VARIANTS)
+def test_every_memory_variant_lints_and_verilates_clean_on_4x4(tmp_path, variant):
+    _lint_preset(tmp_path, f"chess-4x4-{variant}")
 
 
 # whole presets synthesize hierarchically in tests/fabric/test_fabric_area.py
