@@ -98,7 +98,7 @@ def _sim_args(kernel: str, out: Path, adg: str | None) -> argparse.Namespace:
 def fabric_run(kernel: str, adg: str) -> tuple[int, Run]:
     """Config words and the ideal run on the fabric (as fabric_sim_main drives it)."""
     args = _sim_args(kernel, WORK / kernel / "fabric", adg)
-    s = fabric_flow.setup(argparse.Namespace(**{**vars(args), "seed": args.map_seed}))
+    s = fabric_flow.setup(args)
     r = fabric_flow.run(s, profiles.IDEAL)
     return len(s.words), Run(r.passed, r.report["cycles"], s.build_seconds,
                              r.report["seconds"]["simulate"], r.problems)

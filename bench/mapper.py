@@ -9,7 +9,7 @@ the busiest switch's outputs in use, and the mapping time of that preset
 hosts shows the first violated constraint on the last preset tried.
 Targets (issue 13): up to 150 DFG ops in under 20 s; none over 120 s.
 
-Run: tools/run python bench/mapper.py [KERNEL ...] [--adg PRESET] [--seed N]
+Run: tools/run python bench/mapper.py [KERNEL ...] [--adg PRESET] [--seed N] [--rounds N]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from loom.diagnostics import LoomError
 from loom.fabric.presets import preset, presets
 from loom.mapper.checks import check
 from loom.mapper.command import _kernel_body  # noqa: PLC2701 (the command's compile step)
-from loom.mapper.mapping import Mapping, map_dfg
+from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import map_stats
 from loom.mapper.sw_graph import sw_graph
@@ -60,6 +60,8 @@ def main() -> int:
     parser.add_argument("kernels", nargs="*", help="kernel names (default: every kernels/*.c)")
     parser.add_argument("--adg", help="one preset for every kernel (default: auto)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=ROUNDS,
+                        help=f"routing rounds at most (default {ROUNDS}, loom map --rounds)")
     opts = parser.parse_args()
     names = opts.kernels or sorted(p.stem for p in KERNELS.glob("*.c"))
     targets = [opts.adg] if opts.adg else [p.name for p in presets()]
@@ -87,7 +89,7 @@ def main() -> int:
                     continue
                 module = modules.setdefault(target, preset(target).build())
                 t0 = time.perf_counter()
-                m = map_dfg(func.regions[0].block, module, opts.seed)
+                m = map_dfg(func.regions[0].block, module, opts.seed, opts.rounds)
                 seconds, adg = time.perf_counter() - t0, target
                 if m.ok:
                     break

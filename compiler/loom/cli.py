@@ -15,6 +15,10 @@ from collections.abc import Callable, Sequence
 from loom.diagnostics import LoomError, NotBuiltError
 from loom.sim.profiles import SEED_RULE
 
+MAP_ROUNDS = 11
+"""The mapper's default round budget as the help says it (loom.mapper.mapping.ROUNDS,
+not imported here: the parser stays light; a test keeps the two equal)."""
+
 # command -> (module, function) implementing it; imported lazily so that
 # `loom --help` stays fast and a stage's import errors stay in that stage.
 HANDLERS: dict[str, tuple[str, str]] = {
@@ -136,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "gen/fabric_build/)")
     p.add_argument("--map-seed", type=int, default=0, metavar="N",
                    help="with --adg: the mapper's placement seed (default 0)")
+    p.add_argument("--map-rounds", type=int, default=None, metavar="N",
+                   help=f"with --adg: the mapper's routing rounds at most (default "
+                        f"{MAP_ROUNDS}; see loom map --rounds)")
     _add_progress(p, "golden firings, then simulated cycles and tokens (with the time left)")
     p.add_argument("--trace", action="store_true",
                    help="record every channel's transfers in DIR/sim/<run>/trace.bin "
@@ -220,6 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "smallest preset the kernel maps onto")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="placement seed (default 0); the same seed gives the same artifacts")
+    p.add_argument("--rounds", type=int, default=None, metavar="N",
+                   help=f"routing rounds at most (default {MAP_ROUNDS}): the first placement's, "
+                        "then repairs that re-place around the crowded switches; more rounds "
+                        "fit more kernels at more time, and a kernel that fits in fewer maps "
+                        "the same")
     p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                    help="include directory, for clang and the native build")

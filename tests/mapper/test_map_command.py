@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from loom.cli import main
+from loom.cli import MAP_ROUNDS, main
 from loom.fabric.config_layout import fabric_layout
 from loom.ir import load_module
 from loom.mapper.config_files import read_config_bin
+from loom.mapper.mapping import ROUNDS
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 
 _PRODUCTS = [("p", "%a", "%b"), ("q", "%p", "%c"), ("r", "%q", "%a")]
@@ -184,6 +185,25 @@ the congestion-guided repair; it took the third before, 66 s)."""
 REPAIRED_KERNELS_SLOW = {"minmax": "chess-16x16-ext6x6s3", "trisolv": "chess-16x16-ext6x6s3"}
 """Seen mapping with `loom map K --adg PRESET` at seed 0 (niced on a busy
 machine: minmax 25 s in round 7, trisolv 60 s in round 11)."""
+
+
+def test_the_help_names_the_mappers_round_budget():
+    assert MAP_ROUNDS == ROUNDS
+
+
+def test_a_round_budget_below_one_is_a_one_line_error(tmp_path, capsys):
+    assert main(["map", "vecadd", "--adg", "chess-8x8-ext4", "--rounds", "0",
+                 "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "loom: error: routing rounds (--rounds, --map-rounds) must be at least 1, not 0"
+
+
+@pytest.mark.slow   # 51 s
+def test_a_larger_round_budget_maps_and_or(tmp_path):
+    """and_or (84 ops) leaves 24 or more shared ports in each of the default
+    11 rounds on the largest preset, and fits in round 20 (seed 0)."""
+    assert main(["map", "and_or", "--adg", "chess-16x16-ext6x6s3", "--rounds", "20",
+                 "-o", str(tmp_path)]) == 0
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from loom.fabric.presets import preset
 from loom.fabric.summary import max_join_fanin
 from loom.mapper import mapping
 from loom.mapper.checks import check
-from loom.mapper.mapping import REPAIRS, edge_nets, map_dfg
+from loom.mapper.mapping import REPAIRS, ROUNDS, edge_nets, map_dfg
 from loom.mapper.router import route, searcher
 from loom.mapper.sites import site_of
 from tests.mapper.test_placement import ADD, _body
@@ -42,6 +42,44 @@ def test_the_result_is_the_best_round_with_the_placement_it_routed(monkeypatch):
     nets, where, bound = edge_nets(m.problem, m.placement)
     again = route(m.adg, nets, search=searcher(m.adg))
     assert mapping._edge_paths(m.problem, m.placement, again, where, bound) == m.paths
+
+
+def _failing_rounds(monkeypatch) -> list[int]:
+    """Make every routing round fail (its first port reported shared); the
+    list records the rounds routed."""
+    calls: list[int] = []
+
+    def failing(graph, nets, **kwargs):
+        r = route(graph, nets, **kwargs)
+        calls.append(len(calls) + 1)
+        r.overused = [nets[0].source]
+        return r
+
+    monkeypatch.setattr(mapping, "route", failing)
+    return calls
+
+
+def test_a_round_budget_cuts_the_repairs_or_stretches_the_last(monkeypatch):
+    calls = _failing_rounds(monkeypatch)
+    module = preset("chess-2x2").build()
+    for budget in (1, 3, ROUNDS, 25):
+        calls.clear()
+        m = map_dfg(_body(MULADD), module, seed=0, rounds=budget)
+        assert len(calls) == budget and not m.ok
+    assert ROUNDS == 1 + sum(r.rounds for r in REPAIRS)
+    assert [(r.rounds, r.heat) for r in mapping.repairs(25)] == [
+        (REPAIRS[0].rounds, REPAIRS[0].heat), (24 - REPAIRS[0].rounds, REPAIRS[-1].heat)]
+    assert mapping.repairs(1) == [] and mapping.repairs(ROUNDS) == list(REPAIRS)
+
+
+def test_a_kernel_that_fits_maps_the_same_under_a_larger_budget(tmp_path):
+    # shifts fits in round 2 (below): rounds after the one that fits are never routed
+    module = preset("chess-8x8-ext4").build()
+    func = kernel_func("shifts", tmp_path, max_join_fanin(module))
+    short = map_dfg(func.regions[0].block, module, seed=0)
+    long = map_dfg(func.regions[0].block, module, seed=0, rounds=40)
+    assert short.ok and (long.rounds, long.paths, long.placement.chosen) == (
+        short.rounds, short.paths, short.placement.chosen)
 
 
 def test_a_port_shared_through_a_round_lengthens_every_wire_through_it(monkeypatch):

@@ -10,10 +10,8 @@ fabric build (about 45 s) serves every case."""
 
 from __future__ import annotations
 
-import argparse
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -48,7 +46,7 @@ def fabric(tmp_path_factory) -> FabricSetup:
     src = root / "tiny.c"
     src.write_text(KERNEL)
     args = build_parser().parse_args(["sim", str(src), "--adg", PRESET, "-o", str(root / "out")])
-    return fabric_flow.setup(argparse.Namespace(**{**vars(args), "seed": args.map_seed}))
+    return fabric_flow.setup(args)
 
 
 def _result(s: FabricSetup, values: dict[str, dict[str, int]]) -> FabricResult:

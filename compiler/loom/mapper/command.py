@@ -35,7 +35,7 @@ from loom.lowering.legalize import legalize_joins
 from loom.mapper.artifacts import Written, write_artifacts
 from loom.mapper.checks import check
 from loom.mapper.diagnosis import diagnose, node_location
-from loom.mapper.mapping import Mapping, map_dfg
+from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import MapStats, map_stats
 from loom.mapper.sw_graph import SwGraph, sw_graph
@@ -109,7 +109,7 @@ def _auto(args: argparse.Namespace, out_dir: Path,
             last = LoomError(short.message, node_location(short.node, dfg))
             continue
         module = builder.build()
-        m = map_dfg(func.regions[0].block, module, args.seed)
+        m = map_dfg(func.regions[0].block, module, args.seed, args.rounds)
         if m.ok:
             adg_path, _ = resolve_adg(p.name, out_dir)  # the chosen ADG's file beside the artifacts
             return Target(p.name, module, adg_path), m, func, inputs
@@ -133,6 +133,10 @@ def map_kernel(args: argparse.Namespace, need_bundle: bool = False) -> MappedKer
     """Compile args.kernel for args.adg, map it (placement seed args.seed) and
     write the artifacts; a kernel that does not fit raises the one-line
     diagnosis (LoomError). `need_bundle`: a sim bundle must be found (loom sim)."""
+    rounds = ROUNDS if args.rounds is None else args.rounds
+    if rounds < 1:
+        raise LoomError(f"routing rounds (--rounds, --map-rounds) must be at least 1, not {rounds}")
+    args = argparse.Namespace(**{**vars(args), "rounds": rounds})
     out_arg = Path(args.out_dir) if args.out_dir else None
     if args.adg == "auto":
         out_dir = out_arg or Path("gen") / Path(args.kernel).stem
@@ -144,12 +148,18 @@ def map_kernel(args: argparse.Namespace, need_bundle: bool = False) -> MappedKer
         _unsupported(module, str(adg_path))
         func, inputs = _kernel_body(args, max_join_fanin(module), need_bundle)
         target = Target(adg_name, module, adg_path)
-        m = map_dfg(func.regions[0].block, module, args.seed)
+        m = map_dfg(func.regions[0].block, module, args.seed, args.rounds)
     written = write_artifacts(m, target.module, inputs.out_dir, f"{inputs.name}.{target.name}",
                               target.path)
     if written.violations:
         raise diagnose(m, written.violations, target.name, str(inputs.dfg))
     return MappedKernel(target, m, func, inputs, written)
+
+
+def from_sim(args: argparse.Namespace) -> argparse.Namespace:
+    """`loom sim --adg` arguments as map_kernel reads them (--map-seed and
+    --map-rounds are the mapper's --seed and --rounds)."""
+    return argparse.Namespace(**{**vars(args), "seed": args.map_seed, "rounds": args.map_rounds})
 
 
 def map_main(args: argparse.Namespace) -> int:
@@ -162,4 +172,4 @@ def map_main(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["MappedKernel", "map_kernel", "map_main"]
+__all__ = ["MappedKernel", "from_sim", "map_kernel", "map_main"]

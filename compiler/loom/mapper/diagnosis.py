@@ -124,8 +124,8 @@ def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
     src, dst = m.sw.nodes[e.src], m.sw.nodes[e.dst]
     where = node_location(dst, dfg) if dst.op is not None else node_location(src, dfg)
     bigger = _next_preset(adg, 0)
-    fix = f"try another --seed or the larger preset {bigger}" if bigger else \
-        "try another --seed or a larger ADG"
+    fix = f"try another --seed, more --rounds or the larger preset {bigger}" if bigger else \
+        "try another --seed, more --rounds or a larger ADG"
     return LoomError(f"{v.line()} ({e.value.type}: {src.op_name} -> {dst.op_name}); {fix}",
                      where)
 

@@ -3,7 +3,8 @@
 (loom-fabric-notes.md section 3.4's pipeline, without LOOM's repair stages).
 
 When routing leaves edges unrouted or ports shared, the placement is
-repaired over more rounds (REPAIRS; iteration budgets, no clock): the
+repaired over more rounds (REPAIRS, up to ROUNDS rounds in all or the
+caller's budget; iteration budgets, no clock): the
 estimate of the failed edges is weighted up and the placement annealed
 again, first from the full temperature; if that does not fit, from the
 first round's placement again, cool, with the wires through the ports
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.ir import Block, Operation
 
@@ -60,6 +61,26 @@ rounds: they keep the rest of a placement that mostly routed (a reheat
 scatters it) and see the links the router could not share out as long, not
 only the failed edges' own lengths, so they move routes off a few crowded
 switches that re-placing only moves elsewhere; small steps, so more rounds."""
+
+ROUNDS = 1 + sum(r.rounds for r in REPAIRS)
+"""Routing rounds a map takes at most by default (`loom map --rounds`). A
+larger budget stretches the last repair, whose rounds are a random walk:
+and_or on chess-16x16-ext6x6s3 left 58, 24, 40 ... 31 shared ports in
+rounds 1 to 11 and fit in round 20. The first rounds do not depend on the
+budget: a kernel that fits within the default maps the same with any
+larger one."""
+
+
+def repairs(rounds: int) -> list[Repair]:
+    """REPAIRS cut to `rounds` routing rounds in all (the first included), or
+    the last one stretched to them."""
+    left, stages = rounds - 1, []
+    for k, r in enumerate(REPAIRS):
+        take = left if k == len(REPAIRS) - 1 else min(r.rounds, left)
+        if take > 0:
+            stages.append(replace(r, rounds=take))
+        left -= take
+    return stages
 
 
 @dataclass
@@ -161,8 +182,9 @@ def unhostable(problem: Problem) -> bool:
     return ops > pes or not all(problem.options[n] for n in problem.placeable)
 
 
-def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
-    """Place and route the handshake.func body `body` onto the ADG `module`."""
+def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS) -> Mapping:
+    """Place and route the handshake.func body `body` onto the ADG `module`,
+    in at most `rounds` routing rounds."""
     sw = sw_graph(body)
     adg = flatten(module)
     problem = build_problem(sw, adg, module)
@@ -180,7 +202,7 @@ def map_dfg(body: Block, module: Operation, seed: int = 0) -> Mapping:
         return first
     best, done = first, 1
     start = rng.getstate(), list(problem.weights)
-    for repair in REPAIRS:
+    for repair in repairs(rounds):
         rng.setstate(start[0])
         problem.weights, problem.estimate = list(start[1]), problem.distances
         for m in _repair(problem, repair, first, routes, rng, search, done):
@@ -228,4 +250,4 @@ def _route_round(problem: Problem, placement: Placement, search: _Searcher, pass
                    index), routes
 
 
-__all__ = ["REPAIRS", "Mapping", "Repair", "edge_nets", "map_dfg"]
+__all__ = ["REPAIRS", "ROUNDS", "Mapping", "Repair", "edge_nets", "map_dfg", "repairs"]

@@ -80,9 +80,8 @@ def fabric_sim_main(args: argparse.Namespace) -> int:
     if args.waves:
         raise LoomError("--waves is not supported with --adg yet")
     t0 = time.perf_counter()
-    map_args = argparse.Namespace(**{**vars(args), "seed": args.map_seed})
     try:
-        s = fabric_flow.setup(map_args)
+        s = fabric_flow.setup(args)
     except GoldenFailed as exc:
         return _fail(f"{args.kernel}: the golden model itself fails", exc.problems)
     t_setup = time.perf_counter() - t0

@@ -23,7 +23,7 @@ from loom.diagnostics import ToolFailure
 from loom.fabric.rtl.command import write_fabric_rtl
 from loom.fabric.rtl.top import FabricRtl
 from loom.golden.run import GoldenRun, run_dfg
-from loom.mapper.command import MappedKernel, map_kernel
+from loom.mapper.command import MappedKernel, from_sim, map_kernel
 from loom.mapper.config_files import read_config_bin
 from loom.sim.compare import read_memory, read_trace
 from loom.sim.fabric_check import check_edges
@@ -98,8 +98,9 @@ def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetu
     """Compile and map (a kernel that does not fit raises the mapper's
     diagnosis), run the golden model on the mapped DFG (recording every
     channel: the edges are compared token by token), write the fabric RTL
-    beside the map and build the fabric's harness (cached per ADG)."""
-    mapped = map_kernel(args, need_bundle=True)
+    beside the map and build the fabric's harness (cached per ADG). `args`:
+    `loom sim --adg` as parsed."""
+    mapped = map_kernel(from_sim(args), need_bundle=True)
     inputs = mapped.inputs
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
