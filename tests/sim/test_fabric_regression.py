@@ -73,8 +73,8 @@ UNMAPPED = ["and_or", "cnn_layer", "gesummv", "jacobi_2d", "k2mm", "kmp", "local
             "present_sbox", "sha256_block", "spmv_crs"]
 """`loom map K --adg auto` found no preset (mapper work: routing overuse on the
 largest preset, or no memory with the lanes the kernel needs). and_or maps
-onto chess-16x16-ext6x6s3 with `--rounds 20` (tests/mapper/test_map_command.py);
-not yet run on that fabric."""
+and gesummv map onto chess-16x16-ext6x6s3 with `--rounds 30` and
+`--rounds 12` (tests/mapper/test_map_command.py); not yet run on that fabric."""
 
 UNTRIED = ["matpow", "md_knn", "nw", "rgb2gray", "seidel_2d", "stencil3d", "viterbi"]
 """Large kernels no mapping run has been recorded for (each takes minutes of

@@ -35,6 +35,12 @@ from loom.mapper.sw_graph import SwGraph, sw_graph
 
 REWEIGHT = 2.0
 """Factor on the estimate of an edge that failed to route in a round."""
+MAX_WEIGHT = 8.0
+"""No edge counts more than this (three failed rounds): doubled without
+bound, the edges that keep failing outweigh the rest of the placement
+cost and a long repair diverges (gesummv on chess-16x16-ext6x6s3: 41 to
+57 shared ports in rounds 1 to 5, 302 by round 40; capped, it fits in
+round 12)."""
 REPAIR_ITERATIONS_PER_NODE = 50
 
 
@@ -64,9 +70,9 @@ switches that re-placing only moves elsewhere; small steps, so more rounds."""
 
 ROUNDS = 1 + sum(r.rounds for r in REPAIRS)
 """Routing rounds a map takes at most by default (`loom map --rounds`). A
-larger budget stretches the last repair, whose rounds are a random walk:
-and_or on chess-16x16-ext6x6s3 left 58, 24, 40 ... 31 shared ports in
-rounds 1 to 11 and fit in round 20. The first rounds do not depend on the
+larger budget stretches the last repair: and_or on chess-16x16-ext6x6s3
+left 58, 24, 40 ... 80 shared ports in rounds 1 to 11, then 52 ... 14, 2,
+12, 6 and fit in round 27 (MAX_WEIGHT). The first rounds do not depend on the
 budget: a kernel that fits within the default maps the same with any
 larger one."""
 
@@ -226,7 +232,7 @@ def _repair(problem: Problem, repair: Repair, first: Mapping, routes: Routes,
         if last.ok or not failed:
             return
         for e in failed:
-            problem.weights[e] *= REWEIGHT
+            problem.weights[e] = min(MAX_WEIGHT, problem.weights[e] * REWEIGHT)
         if repair.congestion:
             for p, h in enumerate(routes.history):
                 congestion[p] += repair.congestion * h / routes.passes
