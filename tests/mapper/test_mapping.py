@@ -72,6 +72,15 @@ def test_a_round_budget_cuts_the_repairs_or_stretches_the_last(monkeypatch):
     assert mapping.repairs(1) == [] and mapping.repairs(ROUNDS) == list(REPAIRS)
 
 
+def test_an_edge_failing_every_round_weighs_at_most_max_weight(monkeypatch):
+    # every round fails on the same net: doubled without bound its edges
+    # would weigh 2**7 after the cool repair's seven rounds
+    _failing_rounds(monkeypatch)
+    m = map_dfg(_body(MULADD), preset("chess-2x2").build(), seed=0)
+    assert max(m.problem.weights) == mapping.MAX_WEIGHT
+    assert mapping.REWEIGHT ** REPAIRS[-1].rounds > mapping.MAX_WEIGHT
+
+
 def test_a_kernel_that_fits_maps_the_same_under_a_larger_budget(tmp_path):
     # shifts fits in round 2 (below): rounds after the one that fits are never routed
     module = preset("chess-8x8-ext4").build()
