@@ -56,9 +56,10 @@ def test_component_fabrics_synthesize(tmp_path):
         assert res.cells > 0 and res.ffs > 0
 
 
-PRESETS_FAST = ["chess-2x2", "chess-2x2-ext2x2", "chess-2x2-ext1-mem2x2s3"]
-"""The last: the `-mem` grammar's on-chip memories (tagged) beside an extmemory."""
-PRESETS_SLOW = ["chess-4x4", "chess-8x8", "chess-16x16", "chess-8x8-ext2x2-mem2",
+PRESETS_FAST = ["chess-2x2", "chess-2x2-ext2x2", "chess-2x2-ext1-mem2x2s3", "chess-2x2-t2"]
+"""The third: the `-mem` grammar's on-chip memories (tagged) beside an
+extmemory; the last: two links each way between neighbouring switches."""
+PRESETS_SLOW = ["chess-4x4", "chess-8x8", "chess-16x16", "chess-16x16-t2", "chess-8x8-ext2x2-mem2",
                 "chess-8x8-ext4x4s2-mem2x2s20"]
 
 

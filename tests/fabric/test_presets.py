@@ -178,9 +178,13 @@ def test_preset_names():
     assert p.description.endswith(", 2 on-chip memref<256xi64> memory (2 tagged load lanes, "
                                   "20 store lanes)")
     assert parse_preset("chess-4x4-mem3").on_chip == MemoryGroup(3)
+    p = parse_preset("chess-16x16-t2-ext8x9s3")
+    assert (p.tracks, p.ext, p.name) == (2, MemoryGroup(8, 9, 3), "chess-16x16-t2-ext8x9s3")
+    assert "2 links each way between switches" in p.description
+    assert parse_preset("chess-2x2-t1").name == "chess-2x2"
     for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0", "chess-2x2-ext2x2s0",
                 "chess-2x2-ext2s2", "chess-2x2-mem", "chess-2x2-mem0", "chess-2x2-mem1-ext1",
-                "chess-2x2-mem2s2"):
+                "chess-2x2-mem2s2", "chess-2x2-t0", "chess-2x2-ext1-t2", "chess-2x2-t"):
         with pytest.raises(LoomError):
             parse_preset(bad)
 
@@ -348,8 +352,13 @@ def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
     assert "2 memory, 1 extmemory" in capsys.readouterr().out
 
 
-def test_on_chip_variants_come_last_in_the_largest_size():
+def test_on_chip_variants_come_last_in_16x16_then_20x20():
     names = [p.name for p in presets()]
-    assert names[-3:] == ["chess-16x16-ext2x2-mem2", "chess-16x16-ext4x4s2-mem4x2s8",
-                          "chess-16x16-ext4x4s2-mem2x2s20"]
-    assert not any("-mem" in n for n in names if not n.startswith("chess-16x16"))
+    assert names[-4:] == ["chess-16x16-t2-ext2x2-mem2", "chess-16x16-t2-ext4x4s2-mem4x2s8",
+                          "chess-16x16-t3-ext4x4s2-mem2x2s20", "chess-20x20-t2-ext6x8s4-mem2x3s2"]
+    assert not any("-mem" in n for n in names if parse_preset(n).rows < 16)
+
+
+def test_two_tracks_from_16x16_on():
+    assert {(p.rows, p.tracks) for p in presets() if "-mem2x2s20" not in p.name} == {
+        (2, 1), (4, 1), (8, 1), (16, 2), (20, 2)}

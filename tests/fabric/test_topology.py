@@ -48,11 +48,12 @@ def _edges(module) -> Counter:
     return edges
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 2), (2, 3), (3, 2), (4, 4)])
-def test_chess_mesh_links_follow_loom(rows, cols):
+@pytest.mark.parametrize(("rows", "cols", "tracks"), [(1, 1, 1), (2, 2, 1), (2, 3, 1), (3, 2, 1),
+                                                     (4, 4, 1), (2, 3, 2), (3, 3, 3)])
+def test_chess_mesh_links_follow_loom(rows, cols, tracks):
     b = AdgBuilder("chess")
     mesh = chess_mesh(b, rows, cols, lambda r, c: _pe(b) if (r, c) == (0, 0) else b.pes["pe"],
-                      {"top": SidePorts(inputs=[1]), "bottom": SidePorts(outputs=[1])})
+                      {"top": SidePorts(inputs=[1]), "bottom": SidePorts(outputs=[1])}, tracks)
     _close(b, mesh)
     module = b.build()
     inst = _instances(module)
@@ -61,12 +62,13 @@ def test_chess_mesh_links_follow_loom(rows, cols):
     assert len(pes) == rows * cols and len(sws) == (rows + 1) * (cols + 1)
     edges = _edges(module)
     sw_links = sum(k for (s, d), k in edges.items() if s.startswith("sw_") and d.startswith("sw_"))
-    # (R+1) rows of C horizontal links and R rows of C+1 vertical links, both directions
-    assert sw_links == 2 * ((rows + 1) * cols + rows * (cols + 1))
+    # (R+1) rows of C horizontal links and R rows of C+1 vertical links, both
+    # directions, each `tracks` times
+    assert sw_links == 2 * tracks * ((rows + 1) * cols + rows * (cols + 1))
     for (s, d), k in edges.items():
         if s.startswith("sw_") and d.startswith("sw_"):
             (r0, c0), (r1, c1) = (tuple(map(int, n.split("_")[1:])) for n in (s, d))
-            assert abs(r0 - r1) + abs(c0 - c1) == 1 and k == 1 and edges[(d, s)] == 1
+            assert abs(r0 - r1) + abs(c0 - c1) == 1 and k == tracks == edges[(d, s)]
     for r in range(rows):
         for c in range(cols):
             pe = inst[f"pe_{r}_{c}"]
@@ -76,14 +78,14 @@ def test_chess_mesh_links_follow_loom(rows, cols):
             for k, result in enumerate(pe.results):
                 assert [use.operation.attributes["sym_name"].data for use in result.uses] == [
                     corners[k]]
-    # A switch has at most 8 links (4 neighbours, 4 PEs) besides boundary ports.
+    # A switch has at most 4 * tracks + 4 links (4 neighbours, 4 PEs) besides boundary ports.
     for name in sws:
         op = inst[name]
         links = sum(1 for v in op.operands if _owner(v) is not None)
         r, c = map(int, name.split("_")[1:])
         neighbours = (r > 0) + (r < rows) + (c > 0) + (c < cols)
         cells = sum(0 <= pr < rows and 0 <= pc < cols for pr in (r - 1, r) for pc in (c - 1, c))
-        assert links == neighbours + cells <= 8
+        assert links == tracks * neighbours + cells <= 4 * tracks + 4
 
 
 def test_chess_mesh_port_order_is_loom_slot_order():
@@ -98,6 +100,25 @@ def test_chess_mesh_port_order_is_loom_slot_order():
     sw = _instances(b.build())["sw_1_1"]
     assert [_owner(v) for v in sw.operands] == [
         "sw_1_0", "sw_1_2", "sw_0_1", "sw_2_1", "pe_0_0", "pe_0_1", "pe_1_0", "pe_1_1"]
+
+
+def test_a_second_track_sits_beside_the_first():
+    b = AdgBuilder("chess")
+    pe = _pe(b)
+    mesh = chess_mesh(b, 2, 2, lambda r, c: pe,
+                      {"top": SidePorts(inputs=[1]), "bottom": SidePorts(outputs=[1])}, tracks=2)
+    _close(b, mesh)
+    sw = _instances(b.build())["sw_1_1"]
+    assert [_owner(v) for v in sw.operands] == [
+        "sw_1_0", "sw_1_0", "sw_1_2", "sw_1_2", "sw_0_1", "sw_0_1", "sw_2_1", "sw_2_1",
+        "pe_0_0", "pe_0_1", "pe_1_0", "pe_1_1"]
+
+
+def test_a_chess_mesh_needs_a_track():
+    b = AdgBuilder("chess")
+    pe = _pe(b)
+    with pytest.raises(LoomError, match="needs at least one track"):
+        chess_mesh(b, 1, 1, lambda r, c: pe, tracks=0)
 
 
 def test_boundary_ports_follow_the_links():

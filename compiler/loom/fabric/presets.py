@@ -1,12 +1,13 @@
 """Named ADG presets: integer chess-mesh fabrics for the kernels our lowering emits.
 
-Names: `chess-<R>x<C>` plus memory suffixes: none, `-ext<N>` (N extmemories
-with one load and one store lane each, untagged) or `-ext<N>x<L>[s<S>]` (N
-extmemories with L load lanes and S store lanes, default 1, tagged, with
-LOOM's tag bridges); then, the same way, `-mem<N>[x<L>[s<S>]]` for N
-on-chip memories (`fabric.memory`, ON_CHIP_TYPE). Sizes 2x2, 4x4, 8x8 and
-16x16; `preset(name)` also builds any other size or memory count of the
-same grammar.
+Names: `chess-<R>x<C>`, then `-t<T>` for T links each way between
+neighbouring switches (default 1, LOOM's chess mesh), then memory suffixes:
+none, `-ext<N>` (N extmemories with one load and one store lane each,
+untagged) or `-ext<N>x<L>[s<S>]` (N extmemories with L load lanes and S
+store lanes, default 1, tagged, with LOOM's tag bridges); then, the same
+way, `-mem<N>[x<L>[s<S>]]` for N on-chip memories (`fabric.memory`,
+ON_CHIP_TYPE). Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
+builds any other size, track or memory count of the same grammar.
 
 How the fabric was chosen:
 
@@ -59,6 +60,8 @@ How the fabric was chosen:
   arrays of 4 load and 2 store lanes. The 2x2 and 4x4 meshes (at most 16
   ops) host no kernel that needs more than two arrays, so only 8x8 and
   16x16 get the larger variants (LARGE_MEMORY_VARIANTS), smallest first.
+  16x16 adds 8 arrays of 9 load lanes (WIDE_MEMORY_VARIANTS: seidel_2d's
+  9 loads of one array, md_knn's 7 arrays).
 - On-chip memories: a local C array (memref.alloca) is a handshake.memory,
   bound to one fabric.memory that holds all its elements (mapper/techmap.py)
   and has its lanes. Measured over kernels/*.c: up to 4 local arrays, each
@@ -68,6 +71,19 @@ How the fabric was chosen:
   20 (and 64: sha256_block's round constants, more than a 32-port bridge
   switch merges). Every such kernel has more than 64 ops, so only 16x16
   gets these variants (ON_CHIP_VARIANTS).
+- Routing tracks: the 16x16 and 20x20 presets have two links each way
+  between neighbouring switches (`-t2`). With one, every kernel of 80 ops
+  and more that `--adg auto` did not place on an 8x8 ended in C4 routing
+  overuse on each 16x16 (and_or, gesummv, k2mm, kmp, jacobi_2d, cnn_layer,
+  local_init): single links shared for several hops near the tagged lanes'
+  del_tags and along loop conditions' fan-out, which no round of
+  negotiation cleared. With two, each routes in the first round (8 to 14
+  s). spmv_crs's two initialized tables store through 9 and 20 lanes of
+  on-chip memories whose 58 request lanes converge on one side; its
+  variant (DENSE_STORES) has three. A switch of an interior corner grows
+  from 8 to 12 links.
+- More than 256 ops (stencil3d, viterbi, matpow, nw): 20x20, with one
+  memory variant that hosts all their arrays (HUGE_VARIANTS).
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
   over the bottom ones (LOOM's side spreading); memories (extmemories, then
   on-chip ones) alternate left and right sides, their request and response
@@ -79,7 +95,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
@@ -98,23 +114,28 @@ SCALAR_OUTPUTS = 4
 JOIN_FANIN = 4
 MULI_LATENCY = 4
 """Our muli unit's default pipeline depth (rtl/units.py)."""
-SIZES = (2, 4, 8, 16)
+SIZES = (2, 4, 8, 16, 20)
 WIDTH_NOTE = "64-bit network; i32, i64, index units; i1/i8/i16 compares and extensions"
 """What `loom adg --list` says of the widths (the module docstring has the why)."""
 MEMORY_VARIANTS = ("", "-ext1", "-ext2", "-ext2x2")
 LARGE_MEMORY_VARIANTS = ("-ext4", "-ext4x4s2", "-ext6x4s2", "-ext6x6s3")
-"""Extra variants of the sizes from LARGE_FROM on, in `--adg auto`'s order."""
-LARGE_FROM = 8
-
+"""Extra variants of 8x8 and 16x16, in `--adg auto`'s order."""
+WIDE_MEMORY_VARIANTS = ("-ext8x9s3",)
+"""16x16 only: 9 load lanes (seidel_2d), 7 or 8 arrays (md_knn)."""
 ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
-"""Variants with on-chip memories, after the others, from ON_CHIP_FROM on."""
-ON_CHIP_FROM = 16
+"""16x16 variants with on-chip memories, after the others."""
+HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2",)
+"""20x20: one variant that hosts the memories of every kernel over 256 ops."""
+TRACKS_FROM = 16
+"""Sizes from here on have two links each way between neighbouring switches."""
+DENSE_STORES = "-ext4x4s2-mem2x2s20"
+"""The one 16x16 variant with three tracks (its 20-lane store bridges)."""
 ON_CHIP_TYPE = "memref<256xi64>"
 """An on-chip memory's storage: 256 elements of up to 64 bits (LOOM's
 memory-loadstore case has memref<256xi32>; matpow's local tables are i64)."""
 
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
-_NAME = re.compile(rf"^chess-(\d+)x(\d+)(?:-ext{_LANES})?(?:-mem{_LANES})?$")
+_NAME = re.compile(rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -219,10 +240,13 @@ class ChessPreset:
     """Extmemories (`-ext`): one per C array argument."""
     on_chip: MemoryGroup = MemoryGroup()
     """On-chip memories (`-mem`, ON_CHIP_TYPE): one per local array."""
+    tracks: int = 1
+    """Links each way between neighbouring switches (`-t<T>`)."""
 
     @property
     def name(self) -> str:
-        return f"chess-{self.rows}x{self.cols}{self.ext.suffix('ext')}" + \
+        tracks = f"-t{self.tracks}" if self.tracks > 1 else ""
+        return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
             self.on_chip.suffix("mem")
 
     @property
@@ -230,7 +254,8 @@ class ChessPreset:
         mems = [g.describe(kind) for g, kind in ((self.ext, "extmemory"),
                                                   (self.on_chip, f"on-chip {ON_CHIP_TYPE} memory"))
                 if g.count]
-        return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}), "
+        tracks = f", {self.tracks} links each way between switches" if self.tracks > 1 else ""
+        return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, "
                 f"{', '.join(mems) or 'no memory'}")
 
@@ -239,20 +264,36 @@ def parse_preset(name: str) -> ChessPreset:
     m = _NAME.match(name)
     if m is None:
         raise LoomError(f"unknown ADG preset '{name}' (see loom adg --list)")
-    rows, cols = int(m[1]), int(m[2])
-    given = [int(g) for g in m.groups()[2:] if g]
-    if rows < 1 or cols < 1 or any(v < 1 for v in given):
-        raise LoomError(f"ADG preset '{name}': sizes and counts must be at least 1")
+    rows, cols, tracks = int(m[1]), int(m[2]), int(m[3] or 1)
+    given = [int(g) for g in m.groups()[3:] if g]
+    if min(rows, cols, tracks) < 1 or any(v < 1 for v in given):
+        raise LoomError(f"ADG preset '{name}': sizes, tracks and counts must be at least 1")
     ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
-                    if m[k + 1] else MemoryGroup() for k in (2, 5))
-    return ChessPreset(rows, cols, ext, on_chip)
+                    if m[k + 1] else MemoryGroup() for k in (3, 6))
+    return ChessPreset(rows, cols, ext, on_chip, tracks)
+
+
+def tracks_for(size: int) -> int:
+    """Links each way between neighbouring switches of the named presets of this size."""
+    return 2 if size >= TRACKS_FROM else 1
+
+
+def _variants(size: int) -> tuple[str, ...]:
+    if size >= 20:
+        return HUGE_VARIANTS
+    if size >= 16:
+        return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + WIDE_MEMORY_VARIANTS + ON_CHIP_VARIANTS
+    return MEMORY_VARIANTS + (LARGE_MEMORY_VARIANTS if size >= 8 else ())
 
 
 def presets() -> list[ChessPreset]:
     """The named presets `loom adg --list` shows (smallest first: `--adg auto`'s order)."""
-    return [parse_preset(f"chess-{n}x{n}{v}") for n in SIZES
-            for v in MEMORY_VARIANTS + (LARGE_MEMORY_VARIANTS if n >= LARGE_FROM else ())
-            + (ON_CHIP_VARIANTS if n >= ON_CHIP_FROM else ())]
+    named = []
+    for n in SIZES:
+        for v in _variants(n):
+            tracks = 3 if n >= TRACKS_FROM and v == DENSE_STORES else tracks_for(n)
+            named.append(replace(parse_preset(f"chess-{n}x{n}{v}"), tracks=tracks))
+    return named
 
 
 def preset(name: str) -> AdgBuilder:
@@ -294,7 +335,7 @@ def build_chess(p: ChessPreset) -> AdgBuilder:
     memrefs = {s.name: b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(ext)}
     scalars = [b.add_input(f"in{k}", bits(WIDTH)) for k in range(SCALAR_INPUTS)]
     results = [b.add_output(f"out{k}", bits(WIDTH)) for k in range(SCALAR_OUTPUTS)]
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides)
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides, p.tracks)
     for src, port in zip(scalars, mesh.ingress["top"]):
         b.connect(src, port)
     for port, dst in zip(mesh.egress["bottom"], results):
@@ -333,4 +374,5 @@ def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset,
     b.viz.place(spec.name, x, 80 + CHESS_STEP * (k // 2 + 0.5) + 200.0 * (k % 2))
 
 
-__all__ = ["ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets"]
+__all__ = ["ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets",
+           "tracks_for"]

@@ -6,7 +6,9 @@
   to switches (r,c), (r,c+1), (r+1,c), (r+1,c+1) (NW, NE, SW, SE). A switch
   uses the same port index for both directions of a link; ports are taken
   in LOOM's order: horizontal links row by row, then vertical links, then
-  PE links, then the boundary ports a side asks for.
+  PE links, then the boundary ports a side asks for. `tracks` > 1 (ours,
+  not LOOM's) links neighbouring switches that many times each way, side
+  by side: the routing channel width of an FPGA.
 - `lattice_mesh(R, C)`: one switch per PE at the same position, all the
   PE's ports on it (PE port p = switch port p), neighbour links without
   wrap-around, then boundary ports.
@@ -169,12 +171,15 @@ CHESS_STEP = 520.0
 
 
 def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
-               sides: dict[str, SidePorts] | None = None) -> MeshResult:
-    """LOOM's buildChessMesh; `sides` adds boundary ports per side switch."""
+               sides: dict[str, SidePorts] | None = None, tracks: int = 1) -> MeshResult:
+    """LOOM's buildChessMesh; `sides` adds boundary ports per side switch,
+    `tracks` the links each way between neighbouring switches."""
     grid, width = _grid_pes(rows, cols, select, "chess mesh", 4)
+    if tracks < 1:
+        raise LoomError("chess mesh: needs at least one track between neighbouring switches")
     sr, sc = rows + 1, cols + 1
     extras = _side_extras(sides or {}, sr, sc)
-    degree = {(r, c): _chess_degree(r, c, rows, cols) for r in range(sr) for c in range(sc)}
+    degree = {(r, c): _chess_degree(r, c, rows, cols, tracks) for r in range(sr) for c in range(sc)}
     template = _switch_templates(b, "chess_sw", width)
     result = MeshResult([[""] * cols for _ in range(rows)], [[""] * sc for _ in range(sr)])
     for r in range(sr):
@@ -201,10 +206,12 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
 
     for r in range(sr):
         for c in range(cols):
-            link((r, c), (r, c + 1))
+            for _ in range(tracks):
+                link((r, c), (r, c + 1))
     for r in range(rows):
         for c in range(sc):
-            link((r, c), (r + 1, c))
+            for _ in range(tracks):
+                link((r, c), (r + 1, c))
     for r in range(rows):
         for c in range(cols):
             for k, at in enumerate(((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))):
@@ -216,9 +223,9 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
     return result
 
 
-def _chess_degree(r: int, c: int, rows: int, cols: int) -> int:
-    """Links of corner switch (r, c): grid neighbours plus the PEs of its (up to) four cells."""
-    neighbours = (r > 0) + (r < rows) + (c > 0) + (c < cols)
+def _chess_degree(r: int, c: int, rows: int, cols: int, tracks: int) -> int:
+    """Links of corner switch (r, c): `tracks` per grid neighbour plus the PEs of its (up to) four cells."""
+    neighbours = tracks * ((r > 0) + (r < rows) + (c > 0) + (c < cols))
     cells = sum(0 <= pr < rows and 0 <= pc < cols
                 for pr in (r - 1, r) for pc in (c - 1, c))
     return neighbours + cells

@@ -63,15 +63,17 @@ def _preset_with(op: Operation, need: int) -> str | None:
 
 def _preset_with_pes(count: int, adg: str) -> str | None:
     """The first square chess preset with `count` PEs and the memories of `adg`
-    when `adg` is a preset (named or not: `-ext`/`-mem` suffixes compose)."""
-    from loom.fabric.presets import SIZES, ChessPreset, parse_preset
+    when `adg` is a preset (named or not: `-ext`/`-mem` suffixes compose), with
+    at least the tracks of both."""
+    from loom.fabric.presets import SIZES, ChessPreset, parse_preset, tracks_for
 
     try:
         given = parse_preset(adg)
     except LoomError:
         given = ChessPreset(1, 1)
     n = next((n for n in SIZES if n * n >= count), None)
-    return None if n is None else ChessPreset(n, n, given.ext, given.on_chip).name
+    return None if n is None else ChessPreset(n, n, given.ext, given.on_chip,
+                                              max(given.tracks, tracks_for(n))).name
 
 
 def _next_preset(adg: str, module_pes: int) -> str | None:
