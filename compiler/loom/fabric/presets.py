@@ -72,18 +72,20 @@ How the fabric was chosen:
   switch merges). Every such kernel has more than 64 ops, so only 16x16
   gets these variants (ON_CHIP_VARIANTS).
 - Routing tracks: the 16x16 and 20x20 presets have two links each way
-  between neighbouring switches (`-t2`). With one, every kernel of 80 ops
-  and more that `--adg auto` did not place on an 8x8 ended in C4 routing
-  overuse on each 16x16 (and_or, gesummv, k2mm, kmp, jacobi_2d, cnn_layer,
-  local_init): single links shared for several hops near the tagged lanes'
+  between neighbouring switches (`-t2`). With one, seven kernels of 84
+  to 230 ops ended in C4 routing overuse on every 16x16 (and_or, gesummv,
+  k2mm, kmp, jacobi_2d, cnn_layer, local_init): single links shared for several hops near the tagged lanes'
   del_tags and along loop conditions' fan-out, which no round of
   negotiation cleared. With two, each routes in the first round (8 to 14
-  s). spmv_crs's two initialized tables store through 9 and 20 lanes of
-  on-chip memories whose 58 request lanes converge on one side; its
+  s). spmv_crs's two const tables, 29 stores with constant addresses and
+  values into 9 and 20 store lanes of two on-chip memories, left shared
+  ports in every round on two tracks (seed 0 in 11 rounds, seeds 1 and 2
+  in 3); the one on-chip
   variant (DENSE_STORES) has three. A switch of an interior corner grows
   from 8 to 12 links.
-- More than 256 ops (stencil3d, viterbi, matpow, nw): 20x20, with one
-  memory variant that hosts all their arrays (HUGE_VARIANTS).
+- More than 256 ops (stencil3d, matpow, nw): 20x20, with one memory
+  variant that hosts all their arrays and viterbi's (HUGE_VARIANTS;
+  viterbi's 254 ops also fit chess-16x16-t2-ext8x9s3).
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
   over the bottom ones (LOOM's side spreading); memories (extmemories, then
   on-chip ones) alternate left and right sides, their request and response
