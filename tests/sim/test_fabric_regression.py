@@ -5,9 +5,8 @@ loom.sim.fabric_flow: one map per kernel, one run per seed).
 
 make test runs the kernels on PRESET alone: one Verilator build of it
 (gen/fabric_build/<PRESET>, cached and shared by every kernel) serves them all.
-The other kernels, grouped by the preset `loom map K --adg auto` chose for
-them, are behind `slow` (each preset its own build; a 16x16 one takes many
-minutes). Every kernel of kernels/ is in exactly one list below, the kernels
+The other kernels, grouped by preset (one build each; a 16x16 one takes
+many minutes), are behind `slow`. Every kernel of kernels/ is in exactly one list below, the kernels
 that do not run on the fabric with the reason.
 """
 
@@ -24,6 +23,9 @@ from loom.sim import fabric_flow, profiles
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 PRESET = "chess-8x8-ext2"
 """The smallest preset most small kernels map onto (two extmemories)."""
+WIDE = "chess-16x16-t2-ext8x9s3"
+"""The 16x16 whose memories host every array of the kernels that need a 16x16
+without on-chip memories (fabric/presets.py)."""
 
 FAST = ["sum_n", "crc32", "crc16", "fletcher16", "countdown_replay", "self_assign",
         "while_search", "zero_trip", "dot", "axpy", "countdown", "digits", "fir", "collatz"]
@@ -49,27 +51,18 @@ SLOW: dict[str, list[str]] = {
     "chess-8x8-ext6x4s2": ["elementwise_minmax", "insertion_break", "mask_compact",
                            "unsigned_loop"],
     "chess-8x8-ext6x6s3": ["clamp", "matmul"],
-    "chess-16x16-t2-ext1": ["goto_exit"],
-    "chess-16x16-t2-ext2": ["stencil2d"],
-    "chess-16x16-t2-ext2x2": ["early_return", "gaussian"],
-    "chess-16x16-t2-ext4": ["gsm_lattice", "matmul30", "stencil_3x3"],
-    "chess-16x16-t2-ext4x4s2": ["atax", "bitonic_sort", "bsearch_u16", "fir_block", "gemm",
-                                "jacobi_1d", "nested_if", "sieve", "switch_case"],
-    "chess-16x16-t2-ext6x4s2": ["bicg", "hist_bytes"],
-    "chess-16x16-t2-ext6x6s3": ["fib64", "floyd_warshall", "minmax", "trisolv", "and_or",
-                                "cnn_layer", "gesummv", "jacobi_2d", "k2mm", "kmp"],
-    "chess-16x16-t2-ext8x9s3": ["md_knn", "seidel_2d"],
-    "chess-20x20-t2-ext6x8s4-mem2x3s2": ["matpow", "nw", "stencil3d", "viterbi"],
+    WIDE: ["goto_exit", "stencil2d", "early_return", "gaussian", "gsm_lattice", "matmul30",
+           "stencil_3x3", "atax", "bitonic_sort", "bsearch_u16", "fir_block", "gemm",
+           "jacobi_1d", "nested_if", "sieve", "switch_case", "bicg", "hist_bytes", "fib64",
+           "floyd_warshall", "minmax", "trisolv", "and_or", "cnn_layer", "gesummv",
+           "jacobi_2d", "k2mm", "kmp", "md_knn", "seidel_2d", "viterbi"],
+    "chess-20x20-t2-ext6x8s4-mem2x3s2": ["matpow", "nw", "stencil3d"],
 }
-"""The preset `loom map K --adg auto` chose for each (the mapper helpers' runs),
-the smallest one it fits, on the one-track 16x16 presets of before (their
-16x16 lists moved to the two-track presets that replaced them); gemm,
-floyd_warshall, minmax and trisolv: a 16x16 preset they map onto with `loom
-map K --adg A`; and_or and the kernels after it, md_knn, seidel_2d and the
-20x20 ones: the preset of tests/mapper/test_map_command.py's
-PRESET_KERNELS_SLOW, where each maps (they ended in C4 routing overuse or
-found no memory with their lanes before the two-track 16x16 and 20x20
-presets). Not yet run on the fabric: the 16x16 and 20x20 groups."""
+"""8x8: the preset `loom map K --adg auto` chose for each (the mapper helpers'
+runs), the smallest one it fits. Every kernel over 64 ops without a local
+array runs on WIDE, one 16x16 build for all (each maps onto it at seed 0 in
+8 to 19 s, with compile and writing); matpow, nw and stencil3d have more ops
+than 256 PEs. Not yet run on the fabric: WIDE's and the 20x20 group."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
