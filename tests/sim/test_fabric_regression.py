@@ -62,7 +62,12 @@ SLOW: dict[str, list[str]] = {
 runs), the smallest one it fits. Every kernel over 64 ops without a local
 array runs on WIDE, one 16x16 build for all (each maps onto it at seed 0 in
 8 to 19 s, with compile and writing); matpow, nw and stencil3d have more ops
-than 256 PEs. Not yet run on the fabric: WIDE's and the 20x20 group."""
+than 256 PEs. Run on b17ae88 (the build 21 minutes): and_or, gesummv, kmp,
+md_knn, seidel_2d, goto_exit, early_return, stencil_3x3, bsearch_u16,
+nested_if, sieve and switch_case pass both seeds, 80 to 197 s each with the
+map (and_or also on chess-16x16-t2-ext6x6s3); cnn_layer was stopped after
+8 minutes of its first seed (525,647 cycles on the direct RTL). Not yet
+run: WIDE's others and the 20x20 group."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
