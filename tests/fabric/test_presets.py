@@ -182,9 +182,14 @@ def test_preset_names():
     assert (p.tracks, p.ext, p.name) == (2, MemoryGroup(8, 9, 3), "chess-16x16-t2-ext8x9s3")
     assert "2 links each way between switches" in p.description
     assert parse_preset("chess-2x2-t1").name == "chess-2x2"
+    p = parse_preset("chess-4x4-ext2x3-b2")
+    assert (p.bridge_fanin, p.name) == (2, "chess-4x4-ext2x3-b2")
+    assert "bridge switches of at most 2 lanes" in p.description
+    assert parse_preset("chess-4x4-ext2x3-b32").name == "chess-4x4-ext2x3"
     for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0", "chess-2x2-ext2x2s0",
                 "chess-2x2-ext2s2", "chess-2x2-mem", "chess-2x2-mem0", "chess-2x2-mem1-ext1",
-                "chess-2x2-mem2s2", "chess-2x2-t0", "chess-2x2-ext1-t2", "chess-2x2-t"):
+                "chess-2x2-mem2s2", "chess-2x2-t0", "chess-2x2-ext1-t2", "chess-2x2-t",
+                "chess-2x2-ext2x2-b1", "chess-2x2-ext2x2-b33", "chess-2x2-b2-ext2x2"):
         with pytest.raises(LoomError):
             parse_preset(bad)
 

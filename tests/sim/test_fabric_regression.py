@@ -35,10 +35,13 @@ kernels. Measured with the build cached (runner.FABRIC_MAKEFLAGS), beside
 two niced fuzz jobs, both seeds: dot 9 s, collatz 25 s, fir 31 s (the
 first build of PRESET, about 6 minutes cold, comes on top)."""
 
-TAGGED = ("chess-4x4-ext2x2", ["prefix_sum"])
+TAGGED = ("chess-4x4-ext2x3-b2", ["prefix_sum"])
 """In make test too: two loads of one array on tagged lanes of one extmemory
 port, each edge compared by its tag (before the harness recorded tags, both
-loads' edges saw every address and the checker reported a false divergence)."""
+loads' edges saw every address and the checker reported a false divergence).
+The bridges are trees (`-b2`: switches of two lanes, three lanes a family):
+lane 0 leaves the root split, lane 1 a second split below it, as the 64
+store lanes of sha256_block's local array do on its preset."""
 
 SLOW: dict[str, list[str]] = {
     # long loops: 32 to 63 s each, both seeds, in the conditions of FAST's figures

@@ -12,6 +12,14 @@ a bridge, as in LOOM's mesh-*-extmem-2 ADGs (tests/e2e/adgs/common):
 - a response family of n lanes: the memory port split by a 1:n
   `temporal_sw` (n route tables, one per tag) when n > 1, then n `del_tag`.
 
+A switch has at most `bridge_fanin` ports a side (LOOM's limit of 32), so a
+family of more lanes is bridged by a tree: the lanes in consecutive groups
+of at most that many, each group merged (split) by its own switch, and the
+groups merged (split) again, level by level. A split switch above the
+leaves has one route table per tag that passes it. Lane k of a response
+family is the k-th del_tag in switch-output order, so the tag k a request
+lane attaches comes back on response lane k.
+
 The fabric side sees untagged lanes: `requests` are the fabric ports that
 drive the memory (ld_addr x ld, st_addr x st, st_data x st), `responses`
 the fabric ports it drives (ld_data x ld, ld_done x ld, st_done x st).
@@ -23,7 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loom.diagnostics import LoomError
-from loom.fabric.builder import AdgBuilder, Node, PortRef, SwitchDef, bits, tagged
+from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, Node, PortRef, SwitchDef, bits, \
+    tagged
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,8 @@ class ExtMemorySpec:
     memref_type: str = "memref<?xi64>"
     width: int = 64
     num_region: int = 1
+    bridge_fanin: int = MAX_SWITCH_PORTS
+    """Most lanes one bridge switch merges or splits; more make a tree."""
 
     @property
     def tag_width(self) -> int:
@@ -99,18 +110,27 @@ def _request(b: AdgBuilder, spec: ExtMemorySpec, kind: str, lanes: list[PortRef]
     if not spec.tag_width:
         b.connect(lanes[0], mem_port)
         return
-    tags = []
+    tagged_lanes = []
     for k, lane in enumerate(lanes):
         tag = b.add_tag(plain, port, k)
         b.connect(lane, PortRef(tag.name, 0))
-        tags.append(tag)
-    if len(tags) == 1:
-        b.connect(PortRef(tags[0].name, 0), mem_port)
-        return
-    merge = b.instance(_bridge_switch(b, "tag_merge", len(tags), 1, port), f"{spec.name}_{kind}_mux")
-    for k, tag in enumerate(tags):
-        b.connect(PortRef(tag.name, 0), PortRef(merge.name, k))
-    b.connect(PortRef(merge.name, 0), mem_port)
+        tagged_lanes.append(PortRef(tag.name, 0))
+    b.connect(_merge(b, spec, f"{spec.name}_{kind}_mux", tagged_lanes, port), mem_port)
+
+
+def _merge(b: AdgBuilder, spec: ExtMemorySpec, name: str, sources: list[PortRef],
+           port: str) -> PortRef:
+    """One port that carries every source: a merge switch, or a tree of them."""
+    if len(sources) == 1:
+        return sources[0]
+    groups = _groups(len(sources), spec.bridge_fanin)
+    if len(groups) > 1:
+        sources = [_merge(b, spec, f"{name}{j}", sources[lo:hi], port)
+                   for j, (lo, hi) in enumerate(groups)]
+    merge = b.instance(_bridge_switch(b, "tag_merge", len(sources), 1, port), name)
+    for k, source in enumerate(sources):
+        b.connect(source, PortRef(merge.name, k))
+    return PortRef(merge.name, 0)
 
 
 def _response(b: AdgBuilder, spec: ExtMemorySpec, kind: str, lanes: list[PortRef],
@@ -118,27 +138,54 @@ def _response(b: AdgBuilder, spec: ExtMemorySpec, kind: str, lanes: list[PortRef
     if not spec.tag_width:
         b.connect(mem_port, lanes[0])
         return
-    sources = [mem_port]
-    if len(lanes) > 1:
-        split = b.instance(_bridge_switch(b, "tag_split", 1, len(lanes), port),
-                           f"{spec.name}_{kind}_demux")
-        b.connect(mem_port, PortRef(split.name, 0))
-        sources = [PortRef(split.name, k) for k in range(len(lanes))]
+    sources = _split(b, spec, f"{spec.name}_{kind}_demux", mem_port, len(lanes), port)
     for source, lane in zip(sources, lanes):
         drop = b.del_tag(port, plain)
         b.connect(source, PortRef(drop.name, 0))
         b.connect(PortRef(drop.name, 0), lane)
 
 
-def _bridge_switch(b: AdgBuilder, prefix: str, n_in: int, n_out: int, port: str) -> SwitchDef:
-    """A tagged n:1 spatial_sw (merge) or 1:n temporal_sw (split), defined once per shape."""
+def _split(b: AdgBuilder, spec: ExtMemorySpec, name: str, source: PortRef, n: int,
+           port: str) -> list[PortRef]:
+    """n ports, lane order, that `source`'s tags 0..n-1 reach: a split switch, or a tree."""
+    if n == 1:
+        return [source]
+    groups = _groups(n, spec.bridge_fanin)
+    split = b.instance(_bridge_switch(b, "tag_split", 1, len(groups), port, tables=n), name)
+    b.connect(source, PortRef(split.name, 0))
+    if len(groups) == n:
+        return [PortRef(split.name, k) for k in range(n)]
+    return [lane for j, (lo, hi) in enumerate(groups)
+            for lane in _split(b, spec, f"{name}{j}", PortRef(split.name, j), hi - lo, port)]
+
+
+def _groups(n: int, fanin: int) -> list[tuple[int, int]]:
+    """[lo, hi) ranges of n lanes: n of one lane when n <= fanin, else at most
+    `fanin` groups as even as can be, each bridged by a subtree."""
+    if fanin < 2:
+        raise LoomError(f"a bridge switch must take at least 2 lanes, not {fanin}")
+    if n <= fanin:
+        return [(k, k + 1) for k in range(n)]
+    per_group = fanin
+    while -(-n // per_group) > fanin:
+        per_group *= fanin
+    count = -(-n // per_group)
+    bounds = [n * j // count for j in range(count + 1)]
+    return list(zip(bounds, bounds[1:]))
+
+
+def _bridge_switch(b: AdgBuilder, prefix: str, n_in: int, n_out: int, port: str,
+                   tables: int = 0) -> SwitchDef:
+    """A tagged n:1 spatial_sw (merge) or 1:n temporal_sw (split; `tables`
+    route tables, default one per output), defined once per shape."""
     tag_bits = port.rsplit(", i", 1)[1].rstrip(">")
-    name = f"{prefix}_{n_in}x{n_out}_t{tag_bits}"
+    temporal = prefix == "tag_split"
+    tables = tables or n_out
+    name = f"{prefix}_{n_in}x{n_out}_t{tag_bits}" + (f"_r{tables}" if tables != n_out else "")
     if name in b.switches:
         return b.switches[name]
-    temporal = prefix == "tag_split"
     return b.define_switch_typed(name, [port] * n_in, [port] * n_out, temporal=temporal,
-                                 num_route_table=n_out if temporal else 1)
+                                 num_route_table=tables if temporal else 1)
 
 
 __all__ = ["ExtMemorySpec", "attach_extmemory", "attach_memory", "lane_count"]

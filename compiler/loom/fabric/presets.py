@@ -6,7 +6,9 @@ none, `-ext<N>` (N extmemories with one load and one store lane each,
 untagged) or `-ext<N>x<L>[s<S>]` (N extmemories with L load lanes and S
 store lanes, default 1, tagged, with LOOM's tag bridges); then, the same
 way, `-mem<N>[x<L>[s<S>]]` for N on-chip memories (`fabric.memory`,
-ON_CHIP_TYPE). Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
+ON_CHIP_TYPE); last `-b<F>` for bridge switches of at most F lanes (default
+32, LOOM's switch limit; more lanes make a tree, fabric/memory_bridge.py).
+Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
 builds any other size, track or memory count of the same grammar.
 
 How the fabric was chosen:
@@ -101,7 +103,7 @@ from dataclasses import dataclass, replace
 
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
-from loom.fabric.builder import AdgBuilder, PEDef, PortRef, bits
+from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, bits
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.rtl.units import divider_latency
@@ -137,7 +139,8 @@ ON_CHIP_TYPE = "memref<256xi64>"
 memory-loadstore case has memref<256xi32>; matpow's local tables are i64)."""
 
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
-_NAME = re.compile(rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?$")
+_NAME = re.compile(
+    rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(?:-b(\d+))?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -244,12 +247,15 @@ class ChessPreset:
     """On-chip memories (`-mem`, ON_CHIP_TYPE): one per local array."""
     tracks: int = 1
     """Links each way between neighbouring switches (`-t<T>`)."""
+    bridge_fanin: int = MAX_SWITCH_PORTS
+    """Most lanes one bridge switch takes (`-b<F>`)."""
 
     @property
     def name(self) -> str:
         tracks = f"-t{self.tracks}" if self.tracks > 1 else ""
+        fanin = f"-b{self.bridge_fanin}" if self.bridge_fanin != MAX_SWITCH_PORTS else ""
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
-            self.on_chip.suffix("mem")
+            self.on_chip.suffix("mem") + fanin
 
     @property
     def description(self) -> str:
@@ -257,6 +263,8 @@ class ChessPreset:
                                                   (self.on_chip, f"on-chip {ON_CHIP_TYPE} memory"))
                 if g.count]
         tracks = f", {self.tracks} links each way between switches" if self.tracks > 1 else ""
+        if self.bridge_fanin != MAX_SWITCH_PORTS:
+            tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, "
                 f"{', '.join(mems) or 'no memory'}")
@@ -267,12 +275,16 @@ def parse_preset(name: str) -> ChessPreset:
     if m is None:
         raise LoomError(f"unknown ADG preset '{name}' (see loom adg --list)")
     rows, cols, tracks = int(m[1]), int(m[2]), int(m[3] or 1)
-    given = [int(g) for g in m.groups()[3:] if g]
+    given = [int(g) for g in m.groups()[3:9] if g]
     if min(rows, cols, tracks) < 1 or any(v < 1 for v in given):
         raise LoomError(f"ADG preset '{name}': sizes, tracks and counts must be at least 1")
+    fanin = int(m[10] or MAX_SWITCH_PORTS)
+    if not 2 <= fanin <= MAX_SWITCH_PORTS:
+        raise LoomError(f"ADG preset '{name}': a bridge switch takes 2 to {MAX_SWITCH_PORTS} "
+                        f"lanes (-b{fanin})")
     ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
                     if m[k + 1] else MemoryGroup() for k in (3, 6))
-    return ChessPreset(rows, cols, ext, on_chip, tracks)
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin)
 
 
 def tracks_for(size: int) -> int:
@@ -319,10 +331,11 @@ def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
 
 def build_chess(p: ChessPreset) -> AdgBuilder:
     b = AdgBuilder(p.name.replace("-", "_"))
-    ext = [ExtMemorySpec(f"extmem_{k}", p.ext.load_lanes, p.ext.store_lanes)
-           for k in range(p.ext.count)]
+    ext = [ExtMemorySpec(f"extmem_{k}", p.ext.load_lanes, p.ext.store_lanes,
+                         bridge_fanin=p.bridge_fanin) for k in range(p.ext.count)]
     on_chip = [ExtMemorySpec(f"mem_{k}", p.on_chip.load_lanes, p.on_chip.store_lanes,
-                             ON_CHIP_TYPE) for k in range(p.on_chip.count)]
+                             ON_CHIP_TYPE, bridge_fanin=p.bridge_fanin)
+               for k in range(p.on_chip.count)]
     specs = ext + on_chip
     per_side = {"left": specs[0::2], "right": specs[1::2]}
     sides = {

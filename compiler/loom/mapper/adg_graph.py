@@ -25,6 +25,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_graph import resolve_definition
+from loom.mapper.bridges import tag_response_lanes
 from loom.mapper.techmap import _pe_units, fabric_top  # noqa: PLC2701 (one package)
 
 ROUTING_KINDS = ("spatial_sw", "temporal_sw", "fifo", "add_tag", "map_tag", "del_tag")
@@ -47,7 +48,8 @@ class AdgNode:
     index: int = -1
     """module_in: argument index; module_out: result index."""
     tag: int = -1
-    """add_tag: the tag it attaches (the ADG's `tag`)."""
+    """add_tag: the tag it attaches (the ADG's `tag`); del_tag below a
+    memory's split switches: its lane's tag (bridges.tag_response_lanes)."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ def flatten(module: Operation) -> AdgGraph:
                     g.edges.append(AdgEdge(
                         src, dst, pe_input_index=j if op in pe_of else -1,
                         pe_output_index=_pe_output(v, pe_of)))
+    tag_response_lanes(g)
     return g
 
 

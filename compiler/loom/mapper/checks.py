@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from loom.dialects.fabric_types import TaggedType, scalar_width
+from loom.mapper.bridges import tag_at
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
 from loom.mapper.sw_graph import SwEdge
@@ -135,20 +136,6 @@ def _c3(m: Mapping) -> list[Violation]:
     return found
 
 
-def tag_at(m: Mapping, path: list[int], i: int) -> int:
-    """The runtime tag at path[i] (a tagged port): the last add_tag before it,
-    else the temporal_sw output after it (the tag its route table sends there)."""
-    for p in reversed(path[:i]):
-        node = m.adg.nodes[m.adg.ports[p].node]
-        if node.kind == "add_tag":
-            return node.tag
-    for a, b in zip(path[i:], path[i + 1:]):
-        node = m.adg.nodes[m.adg.ports[a].node]
-        if node.kind == "temporal_sw" and m.adg.ports[b].node == node.id:
-            return m.adg.ports[b].index
-    return -1
-
-
 def _logical_sources(m: Mapping) -> dict[tuple[int, int], dict[int, int]]:
     """(port, tag) -> {source port: the first edge that carries it there}. The
     tag is -1 on an untagged port; on a tagged one, flows with distinct tags
@@ -156,7 +143,7 @@ def _logical_sources(m: Mapping) -> dict[tuple[int, int], dict[int, int]]:
     users: dict[tuple[int, int], dict[int, int]] = {}
     for e, path in _routed(m):
         for i, p in enumerate(path):
-            tag = tag_at(m, path, i) if isinstance(m.adg.ports[p].type, TaggedType) else -1
+            tag = tag_at(m.adg, path, i) if isinstance(m.adg.ports[p].type, TaggedType) else -1
             users.setdefault((p, tag), {}).setdefault(path[0], e.id)
     return users
 

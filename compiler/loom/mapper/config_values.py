@@ -34,6 +34,7 @@ from xdsl.ir import Operation
 
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric import config_layout as cl
+from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import memory_lanes
 from loom.mapper.techmap import fabric_top
@@ -71,25 +72,23 @@ class FabricConfig:
         return all(self.complete.values())
 
 
-def _pairs(path: list[int]) -> list[tuple[int, int]]:
-    return list(zip(path, path[1:]))
-
-
 def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
     """Route bits of spatial switches; route tables of temporal switches (one
-    slot per observed tag, tags ascending: LOOM's order; tag k leaves by
-    output k, bridges.py's lane numbering)."""
+    slot per observed tag, tags ascending: LOOM's order; the tag of a hop is
+    bridges.tag_at's, a bridge lane's own)."""
     tables: dict[str, dict[int, set[tuple[int, int]]]] = {}
     for path in m.paths:
         if path is None or len(path) < 3:
             continue
-        for a, b in _pairs(path)[1::2]:  # in -> out hops
+        for h in range(1, len(path) - 1, 2):  # in -> out hops
+            a, b = path[h], path[h + 1]
             node = m.adg.nodes[m.adg.ports[a].node]
             i, o = m.adg.ports[a].index, m.adg.ports[b].index
             if node.kind == "spatial_sw":
                 values.setdefault(node.name, {})[f"route.o{o}.i{i}"] = 1
             elif node.kind == "temporal_sw":
-                tables.setdefault(node.name, {}).setdefault(o, set()).add((o, i))
+                tag = tag_at(m.adg, path, h)
+                tables.setdefault(node.name, {}).setdefault(tag, set()).add((o, i))
     for name, by_tag in tables.items():
         v = values.setdefault(name, {})
         for slot, tag in enumerate(sorted(by_tag)):

@@ -21,7 +21,7 @@ from loom.dfg_names import name_dfg
 from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.fabric.rtl.top import identifier
 from loom.ir import op_location
-from loom.mapper.checks import tag_at
+from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.sw_graph import SwNode
 from loom.mapper.wires import step_wires
@@ -104,7 +104,7 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
             pe_port = f"{end_node.name} input {lane}"
         if tap is not None and isinstance(m.adg.ports[path[-1]].type, TaggedType):
             # flows of several lanes share a tagged port: this edge's carry its tag
-            tag = tag_at(m, path, len(path) - 1)
+            tag = tag_at(m.adg, path, len(path) - 1)
             tap = tap_key(tap, tag)
             pe_port += f" tag {tag}"
         label = f"edge {e.id} '{names[operand]}'"
