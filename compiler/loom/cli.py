@@ -232,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "then repairs that re-place around the crowded switches; more rounds "
                         "fit more kernels at more time, and a kernel that fits in fewer maps "
                         "the same")
+    _add_progress(p, "the routing round, annealing moves and routed nets")
     p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                    help="include directory, for clang and the native build")

@@ -14,6 +14,9 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+Tick = Callable[[str], None]
+"""What long work calls with its status text (Progress.update, or `quiet`)."""
+
 TTY_INTERVAL = 0.2      # seconds between redraws on a terminal
 LOG_INTERVAL = 5.0      # seconds between lines in a log (--progress)
 
@@ -53,6 +56,10 @@ class Progress:
             self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
         self._width = 0
+
+
+def quiet(text: str) -> None:
+    """A Tick that shows nothing."""
 
 
 def count(n: float) -> str:

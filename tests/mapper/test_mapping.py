@@ -129,3 +129,18 @@ def test_a_kernel_the_reheated_repair_fits_maps_in_its_first_round(tmp_path):
     m = map_dfg(func.regions[0].block, module, seed=0)
     assert m.ok and m.rounds == 2
     assert check(m, module) == []
+
+
+def test_each_round_reports_its_stage_and_the_tick_changes_nothing(monkeypatch):
+    # every round fails, so the status texts name each round's annealing and
+    # routing; the mapping is the one a silent run gives
+    _failing_rounds(monkeypatch)
+    module = preset("chess-2x2").build()
+    heard: list[str] = []
+    m = map_dfg(_body(MULADD), module, seed=0, rounds=3, tick=heard.append)
+    silent = map_dfg(_body(MULADD), module, seed=0, rounds=3)
+    assert (m.placement.chosen, m.paths) == (silent.placement.chosen, silent.paths)
+    said = "\n".join(heard)
+    for k in (1, 2, 3):
+        assert f"round {k} of at most 3: annealing, move 0 of" in said
+        assert f"round {k} of at most 3: routing pass 1 (at most 40), net 1 of" in said

@@ -12,7 +12,7 @@ from loom.fabric.presets import preset
 from loom.ir import parse
 from loom.lowering.dfg_input import normalize_module
 from loom.mapper import command
-from loom.mapper.mapping import ROUNDS, map_dfg
+from loom.mapper.mapping import map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, module_capacity, shortfall
 from loom.mapper.sw_graph import sw_graph
 from loom.mapper.techmap import fabric_top, hw_memories
@@ -88,9 +88,9 @@ def test_auto_skips_presets_with_too_few_memories_without_placing(tmp_path, caps
     # before chess-8x8-ext4 has at most two memories
     placed: list[str] = []
 
-    def counting(body, module, seed=0, rounds=ROUNDS):
+    def counting(body, module, *args, **kwargs):
         placed.append(fabric_top(module).attributes["sym_name"].data)
-        return map_dfg(body, module, seed, rounds)
+        return map_dfg(body, module, *args, **kwargs)
 
     monkeypatch.setattr(command, "map_dfg", counting)
     assert main(["map", "vecadd", "--adg", "auto", "-o", str(tmp_path)]) == 0

@@ -21,12 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from loom.mapper.placement import Option, Placement, Problem, edge_cost, node_cost, total_cost
+from loom.progress import Tick, quiet
 
 ITERATIONS_PER_NODE = 200
 MIN_ITERATIONS = 2000
 FINAL_TEMPERATURE = 0.05
 DESCENT_PASSES = 4
 MOVE_RADIUS = 3
+TICK_EVERY = 1024
+"""Moves between two status updates."""
 """LOOM's SA move radius (hops): the window the coldest moves stay within."""
 DRAWS = 8
 """Draws of an option inside the window before a far one is taken."""
@@ -40,9 +43,10 @@ def _local_cost(problem: Problem, placement: Placement, nodes: tuple[int, ...],
 
 
 def anneal(problem: Problem, placement: Placement, rng: random.Random,
-           iterations: int | None = None, heat: float = 1.0) -> Placement:
+           iterations: int | None = None, heat: float = 1.0, tick: Tick = quiet) -> Placement:
     """Refine `placement` in place; returns the best placement seen. `heat`
-    scales the starting temperature (1: about one edge's estimate)."""
+    scales the starting temperature (1: about one edge's estimate); `tick`
+    hears how far it got."""
     movable = [n for n in problem.placeable if len(problem.options[n]) > 1
                or placement.chosen[n] is None and problem.options[n]]
     if not movable:
@@ -62,7 +66,9 @@ def anneal(problem: Problem, placement: Placement, rng: random.Random,
     # temperature to LOOM's radius, so cold moves are local refinements
     # instead of far jumps the temperature no longer accepts
     start, widest = temperature, 2 * temperature + 10
-    for _ in range(budget):
+    for i in range(budget):
+        if i % TICK_EVERY == 0:
+            tick(f"annealing, move {i:,} of {budget:,}")
         radius = max(MOVE_RADIUS, widest * temperature / start)
         delta = _try_move(problem, placement, rng, movable, incident, temperature, radius)
         if delta is not None:

@@ -39,6 +39,7 @@ from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import MapStats, map_stats
 from loom.mapper.sw_graph import SwGraph, sw_graph
+from loom.progress import Progress, Tick
 
 NO_JOIN_LIMIT = 64
 """The join limit when the ADG has no join unit (any join is then a C1)."""
@@ -89,7 +90,11 @@ def _kernel_body(args: argparse.Namespace, fanin: int,
     return func, inputs
 
 
-def _auto(args: argparse.Namespace, out_dir: Path,
+def _ticker(progress: Progress, adg: str) -> Tick:
+    return lambda text: progress.update(f"map on {adg}: {text}")
+
+
+def _auto(args: argparse.Namespace, out_dir: Path, progress: Progress,
           need_bundle: bool) -> tuple[Target, Mapping, Operation, Inputs]:
     compiled: dict[int, tuple[Operation, Inputs, SwGraph]] = {}
     parsed = PeDefinitions()
@@ -109,7 +114,8 @@ def _auto(args: argparse.Namespace, out_dir: Path,
             last = LoomError(short.message, node_location(short.node, dfg))
             continue
         module = builder.build()
-        m = map_dfg(func.regions[0].block, module, args.seed, args.rounds)
+        m = map_dfg(func.regions[0].block, module, args.seed, args.rounds,
+                    _ticker(progress, p.name))
         if m.ok:
             adg_path, _ = resolve_adg(p.name, out_dir)  # the chosen ADG's file beside the artifacts
             return Target(p.name, module, adg_path), m, func, inputs
@@ -138,17 +144,25 @@ def map_kernel(args: argparse.Namespace, need_bundle: bool = False) -> MappedKer
         raise LoomError(f"routing rounds (--rounds, --map-rounds) must be at least 1, not {rounds}")
     args = argparse.Namespace(**{**vars(args), "rounds": rounds})
     out_arg = Path(args.out_dir) if args.out_dir else None
+    # placement and routing of a large kernel take minutes: a status line
+    progress = Progress(enabled=getattr(args, "progress", None))
+    try:
+        if args.adg == "auto":
+            out_dir = out_arg or Path("gen") / Path(args.kernel).stem
+            target, m, func, inputs = _auto(args, out_dir, progress, need_bundle)
+        else:
+            adg_path, adg_name = resolve_adg(args.adg,
+                                             out_arg or Path("gen") / Path(args.adg).name)
+            module = load_module(adg_path)
+            _unsupported(module, str(adg_path))
+            func, inputs = _kernel_body(args, max_join_fanin(module), need_bundle)
+            target = Target(adg_name, module, adg_path)
+            m = map_dfg(func.regions[0].block, module, args.seed, args.rounds,
+                        _ticker(progress, adg_name))
+    finally:
+        progress.clear()
     if args.adg == "auto":
-        out_dir = out_arg or Path("gen") / Path(args.kernel).stem
-        target, m, func, inputs = _auto(args, out_dir, need_bundle)
         print(f"adg: auto chose {target.name}")
-    else:
-        adg_path, adg_name = resolve_adg(args.adg, out_arg or Path("gen") / Path(args.adg).name)
-        module = load_module(adg_path)
-        _unsupported(module, str(adg_path))
-        func, inputs = _kernel_body(args, max_join_fanin(module), need_bundle)
-        target = Target(adg_name, module, adg_path)
-        m = map_dfg(func.regions[0].block, module, args.seed, args.rounds)
     written = write_artifacts(m, target.module, inputs.out_dir, f"{inputs.name}.{target.name}",
                               target.path)
     if written.violations:

@@ -20,7 +20,7 @@ memory port (bridges.py).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from xdsl.ir import Block, Operation
@@ -32,6 +32,7 @@ from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import _Searcher  # noqa: PLC2701 (one package)
 from loom.mapper.sites import SiteDistances
 from loom.mapper.sw_graph import SwGraph, sw_graph
+from loom.progress import Tick, quiet
 
 REWEIGHT = 2.0
 """Factor on the estimate of an edge that failed to route in a round."""
@@ -188,9 +189,10 @@ def unhostable(problem: Problem) -> bool:
     return ops > pes or not all(problem.options[n] for n in problem.placeable)
 
 
-def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS) -> Mapping:
+def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS,
+            tick: Tick = quiet) -> Mapping:
     """Place and route the handshake.func body `body` onto the ADG `module`,
-    in at most `rounds` routing rounds."""
+    in at most `rounds` routing rounds; `tick` hears the round and its stage."""
     sw = sw_graph(body)
     adg = flatten(module)
     problem = build_problem(sw, adg, module)
@@ -201,9 +203,10 @@ def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS)
     # pass, for the partial map
     hopeless = unhostable(problem)
     if not hopeless:
-        placement = anneal(problem, placement, rng)
+        placement = anneal(problem, placement, rng, tick=_in_round(tick, 1, rounds))
     search = searcher(adg)
-    first, routes = _route_round(problem, placement, search, 1 if hopeless else PASSES, seed, 1)
+    first, routes = _route_round(problem, placement, search, 1 if hopeless else PASSES, seed, 1,
+                                 _in_round(tick, 1, rounds))
     if hopeless:
         return first
     best, done = first, 1
@@ -211,7 +214,8 @@ def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS)
     for repair in repairs(rounds):
         rng.setstate(start[0])
         problem.weights, problem.estimate = list(start[1]), problem.distances
-        for m in _repair(problem, repair, first, routes, rng, search, done):
+        for m in _repair(problem, repair, first, routes, rng, search, done,
+                         lambda k: _in_round(tick, k, rounds)):
             done = m.rounds
             if _left(m) < _left(best):
                 best = m  # an earlier round wins a tie: the result depends on nothing else
@@ -220,8 +224,13 @@ def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS)
     return best
 
 
+def _in_round(tick: Tick, index: int, rounds: int) -> Tick:
+    return lambda text: tick(f"round {index} of at most {rounds}: {text}")
+
+
 def _repair(problem: Problem, repair: Repair, first: Mapping, routes: Routes,
-            rng: random.Random, search: _Searcher, done: int) -> Iterator[Mapping]:
+            rng: random.Random, search: _Searcher, done: int,
+            ticks: Callable[[int], Tick]) -> Iterator[Mapping]:
     """The rounds of `repair` after `first` (routed as `routes`), numbered on
     from round `done`; they end at a mapping that fits, or one whose failure
     has no edge to reweight."""
@@ -241,16 +250,17 @@ def _repair(problem: Problem, repair: Repair, first: Mapping, routes: Routes,
         # each round's mapping keeps the placement it routed
         placement = anneal(problem, last.placement.copy(), rng,
                            REPAIR_ITERATIONS_PER_NODE * max(1, len(problem.placeable)),
-                           heat=repair.heat)
-        last, routes = _route_round(problem, placement, search, PASSES, first.seed, index)
+                           heat=repair.heat, tick=ticks(index))
+        last, routes = _route_round(problem, placement, search, PASSES, first.seed, index,
+                                    ticks(index))
         yield last
 
 
 def _route_round(problem: Problem, placement: Placement, search: _Searcher, passes: int,
-                 seed: int, index: int) -> tuple[Mapping, Routes]:
+                 seed: int, index: int, tick: Tick) -> tuple[Mapping, Routes]:
     """Route `placement`: round `index`'s mapping, and the router's result."""
     nets, where, bound = edge_nets(problem, placement)
-    routes = route(problem.adg, nets, passes=passes, search=search)
+    routes = route(problem.adg, nets, passes=passes, search=search, tick=tick)
     paths = _edge_paths(problem, placement, routes, where, bound)
     return Mapping(problem.sw, problem.adg, problem, placement, paths, routes.overused, seed,
                    index), routes

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from loom.mapper.adg_graph import AdgGraph
+from loom.progress import Tick, quiet
 
 PASSES = 40
 STALL_PASSES = 12
@@ -119,8 +120,9 @@ def searcher(graph: AdgGraph) -> _Searcher:
 
 
 def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
-          search: _Searcher | None = None) -> Routes:
-    """Route every net; negotiated congestion for at most `passes` passes."""
+          search: _Searcher | None = None, tick: Tick = quiet) -> Routes:
+    """Route every net; negotiated congestion for at most `passes` passes
+    (`tick` hears which pass and net)."""
     search = search or _Searcher(graph)
     history = [0.0] * len(graph.ports)
     present = PRESENT_FACTOR
@@ -129,8 +131,10 @@ def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
     fewest, since = len(graph.ports) + 1, 0
     held: list[list[list[int] | None]] = [[] for _ in nets]
     for n in range(1, passes + 1):
+        shared = f", {len(result.overused)} shared ports after the last" if n > 1 else ""
         result = Routes([], passes=n, history=history)
         for index, net in enumerate(nets):
+            tick(f"routing pass {n} (at most {passes}), net {index + 1} of {len(nets)}{shared}")
             # rip up this net alone: it negotiates against every other net's
             # current route (PathFinder), not against an emptied fabric
             for path in held[index]:
