@@ -59,7 +59,8 @@ def test_c3_unrouted_edge_and_illegal_step():
 def test_c4_two_sources_on_one_port():
     m, module = _mapped()
     m.paths[1] = [1, 3, 4, 7]  # b also through switch output 4, which carries a
-    assert "C4: routing overuse on hw_port 4 with 2 logical sources" in _labels(m, module)
+    assert "C4: routing overuse on hw_port 4 with 2 logical sources, at sw_0 output 0" in \
+        _labels(m, module)
 
 
 def test_c6_a_value_the_slice_cannot_encode():

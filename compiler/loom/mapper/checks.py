@@ -161,13 +161,22 @@ def _c4(m: Mapping) -> list[Violation]:
     for (port, tag), sources in sorted(_logical_sources(m).items()):
         if len(sources) > 1:
             edge = sorted(sources.values())[1]
+            where = _port_name(m, port)
             if tag >= 0:
                 found.append(Violation("C4", f"tagged routing-output conflict on hw_port "
-                                             f"{port} (tag {tag})", sw_edge=edge))
+                                             f"{port} (tag {tag}), {where}", sw_edge=edge))
                 continue
             found.append(Violation("C4", f"routing overuse on hw_port {port} with "
-                                         f"{len(sources)} logical sources", sw_edge=edge))
+                                         f"{len(sources)} logical sources, {where}",
+                                   sw_edge=edge))
     return found
+
+
+def _port_name(m: Mapping, port: int) -> str:
+    """Where a port is, for a reader: `at sw_0_1 output 2`."""
+    p = m.adg.ports[port]
+    side = "input" if p.direction == "in" else "output"
+    return f"at {m.adg.nodes[p.node].name} {side} {p.index}"
 
 
 def _c6(config: FabricConfig | None) -> list[Violation]:
