@@ -81,9 +81,9 @@ preset's fabric.memory hosts; the harness needs no model for it. Slow (16x16
 builds), not yet run on the two- and three-track presets."""
 
 UNMAPPED = ["sha256_block"]
-"""No preset hosts it: its 64 round-constant stores need an on-chip memory
-with 64 store lanes, and a bridge switch merges at most 32 (LOOM's limit;
-tests/mapper/test_map_command.py UNMAPPED)."""
+"""No preset hosts it yet: its 64 round-constant stores have an on-chip
+memory with 64 store lanes since the bridges became trees, but its 370 ops do
+not route on a 20x20 or 24x24 (tests/mapper/test_map_command.py UNMAPPED)."""
 
 
 def _sim_args(kernel: str, adg: str, out: Path) -> argparse.Namespace:

@@ -70,9 +70,10 @@ How the fabric was chosen:
   of at most 64 elements (i16 to i64), with up to 2 load lanes (3 in
   matpow, which needs more PEs than 16x16 has anyway); an
   initializer stores each element once, so store lanes run to 5, 8, 9, 16,
-  20 (and 64: sha256_block's round constants, more than a 32-port bridge
-  switch merges). Every such kernel has more than 64 ops, so only 16x16
-  gets these variants (ON_CHIP_VARIANTS).
+  20 (and 64: sha256_block's round constants, bridged by a tree of 32-lane
+  switches, on no named preset: its 370 ops do not route on 20x20 or
+  24x24). Every such kernel has more than 64 ops, so only 16x16 gets these
+  variants (ON_CHIP_VARIANTS).
 - Routing tracks: the 16x16 and 20x20 presets have two links each way
   between neighbouring switches (`-t2`). With one, seven kernels of 84
   to 230 ops ended in C4 routing overuse on every 16x16 (and_or, gesummv,
