@@ -12,6 +12,7 @@ from loom.ir import parse, verify_module
 from loom.mapper.techmap import (
     candidates,
     check_hosts,
+    describe,
     effective_graphs,
     hw_memories,
     hw_units,
@@ -287,3 +288,10 @@ def test_a_local_array_binds_to_an_on_chip_memory_that_holds_it(elements, elem, 
         ("extmemory", None), ("memory", 256), ("memory", 256)]
     found = memory_candidates(_local(elements, elem), mems)
     assert [m.kind for m in found] == (["memory", "memory"] if hosted else [])
+
+
+def test_a_memory_is_described_by_its_lanes_and_memref_not_its_ports():
+    # a diagnosis names a memory by what decides where it fits; its port list
+    # grows with its lanes (sha256_block's local array has 130 operands)
+    assert describe(_local(64)) == "handshake.memory[ld = 1, st = 1] of memref<64xi32>"
+    assert describe(_extmemory(LOAD1)) == "handshake.extmemory[ld = 1, st = 0] of memref<?xi32>"

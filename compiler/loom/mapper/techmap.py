@@ -526,8 +526,7 @@ def memory_candidates(sw: Operation, memories: Sequence[HwMemory]) -> list[HwMem
     one (<= numRegion) is the placement's check."""
     kind = sw.name.removeprefix("handshake.")
     ld, st = _attr_int(sw, "ld_count") or 0, _attr_int(sw, "st_count") or 0
-    memref = sw.operands[0].type if kind == "extmemory" else \
-        sw.properties.get("mem_type", sw.attributes.get("mem_type"))
+    memref = _memref_type(sw)
     elem = _kind_width(memref.element_type) if isinstance(memref, MemRefType) else None
     result = []
     for hw in memories:
@@ -566,12 +565,22 @@ def smallest_preset(op: Operation, names: Sequence[str] | None = None) -> str | 
     return None
 
 
+def _memref_type(op: Operation) -> Attribute | None:
+    """A DFG memory's memref type (an extmemory's operand, a memory's mem_type)."""
+    if op.name == "handshake.extmemory":
+        return op.operands[0].type
+    return op.properties.get("mem_type", op.attributes.get("mem_type"))
+
+
 def describe(op: Operation) -> str:
-    """`arith.cmpi slt (i32, i32) -> i1`: what a diagnosis names."""
+    """`arith.cmpi slt (i32, i32) -> i1`: what a diagnosis names; a memory by
+    its lane counts and memref type (which decide the memories that fit; its
+    port list grows with its lanes)."""
     pred = _predicate(op)
     head = f"{op.name} {pred}" if pred is not None else op.name
-    if op.name in MEMORY_OPS:  # the lane counts decide which memories fit
-        head += f"[ld = {_attr_int(op, 'ld_count') or 0}, st = {_attr_int(op, 'st_count') or 0}]"
+    if op.name in MEMORY_OPS:
+        lanes = f"[ld = {_attr_int(op, 'ld_count') or 0}, st = {_attr_int(op, 'st_count') or 0}]"
+        return f"{head}{lanes} of {_memref_type(op)}"
     ins = ", ".join(str(_value_type(v.type)) for v in op.operands)
     outs = ", ".join(str(_value_type(r.type)) for r in op.results)
     return f"{head} ({ins}) -> ({outs})"
