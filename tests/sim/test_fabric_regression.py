@@ -68,9 +68,15 @@ array runs on WIDE, one 16x16 build for all (each maps onto it at seed 0 in
 than 256 PEs. Run on b17ae88 (the build 21 minutes): and_or, gesummv, kmp,
 md_knn, seidel_2d, goto_exit, early_return, stencil_3x3, bsearch_u16,
 nested_if, sieve and switch_case pass both seeds, 80 to 197 s each with the
-map (and_or also on chess-16x16-t2-ext6x6s3); cnn_layer was stopped after
-8 minutes of its first seed (525,647 cycles on the direct RTL). Not yet
-run: WIDE's others and the 20x20 group."""
+map (and_or also on chess-16x16-t2-ext6x6s3). Run on 768f6ac..e76977a (its
+bridges' configurations byte-identical to b17ae88's), one or two at a time
+beside other jobs: jacobi_1d, fib64, minmax, trisolv, atax, bicg, gemm,
+fir_block, hist_bytes, gsm_lattice, gaussian, stencil2d, bitonic_sort,
+viterbi, k2mm, floyd_warshall and jacobi_2d pass both seeds, 99 to 960 s
+each (gaussian 1,962 s beside a 20x20 build). cnn_layer was stopped after
+8 minutes of its first seed (525,647 cycles on the direct RTL), matmul30
+after 13 minutes of its first. Not yet run to the end: cnn_layer, matmul30
+and the 20x20 group (its build was stopped at a third of its objects)."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
