@@ -28,9 +28,9 @@ MIN_ITERATIONS = 2000
 FINAL_TEMPERATURE = 0.05
 DESCENT_PASSES = 4
 MOVE_RADIUS = 3
+"""LOOM's SA move radius (hops): the window the coldest moves stay within."""
 TICK_EVERY = 1024
 """Moves between two status updates."""
-"""LOOM's SA move radius (hops): the window the coldest moves stay within."""
 DRAWS = 8
 """Draws of an option inside the window before a far one is taken."""
 
