@@ -186,10 +186,15 @@ def test_preset_names():
     assert (p.bridge_fanin, p.name) == (2, "chess-4x4-ext2x3-b2")
     assert "bridge switches of at most 2 lanes" in p.description
     assert parse_preset("chess-4x4-ext2x3-b32").name == "chess-4x4-ext2x3"
+    p = parse_preset("chess-4x4-ext2x3-mem1x1s4-ring-b2")
+    assert (p.ring, p.bridge_fanin, p.name) == (True, 2, "chess-4x4-ext2x3-mem1x1s4-ring-b2")
+    assert "memory lanes around all four sides" in p.description
+    assert not parse_preset("chess-4x4-ext2x3").ring
     for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0", "chess-2x2-ext2x2s0",
                 "chess-2x2-ext2s2", "chess-2x2-mem", "chess-2x2-mem0", "chess-2x2-mem1-ext1",
                 "chess-2x2-mem2s2", "chess-2x2-t0", "chess-2x2-ext1-t2", "chess-2x2-t",
-                "chess-2x2-ext2x2-b1", "chess-2x2-ext2x2-b33", "chess-2x2-b2-ext2x2"):
+                "chess-2x2-ext2x2-b1", "chess-2x2-ext2x2-b33", "chess-2x2-b2-ext2x2",
+                "chess-2x2-ext2-b2-ring", "chess-2x2-ring-ext2", "chess-2x2-ext2-ring2"):
         with pytest.raises(LoomError):
             parse_preset(bad)
 

@@ -6,8 +6,10 @@ none, `-ext<N>` (N extmemories with one load and one store lane each,
 untagged) or `-ext<N>x<L>[s<S>]` (N extmemories with L load lanes and S
 store lanes, default 1, tagged, with LOOM's tag bridges); then, the same
 way, `-mem<N>[x<L>[s<S>]]` for N on-chip memories (`fabric.memory`,
-ON_CHIP_TYPE); last `-b<F>` for bridge switches of at most F lanes (default
-32, LOOM's switch limit; more lanes make a tree, fabric/memory_bridge.py).
+ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
+(fabric/lane_ring.py; else each memory on the left or right side); last
+`-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
+limit; more lanes make a tree, fabric/memory_bridge.py).
 Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
 builds any other size, track or memory count of the same grammar.
 
@@ -93,7 +95,11 @@ How the fabric was chosen:
   over the bottom ones (LOOM's side spreading); memories (extmemories, then
   on-chip ones) alternate left and right sides, their request and response
   lanes spread on that side, dealt round-robin between the side's memories so that each memory's
-  lanes reach along the whole side.
+  lanes reach along the whole side. With `-ring`, each load or store lane
+  has its requests and responses on one switch, and the lanes of all
+  memories go round all four sides (fabric/lane_ring.py): a memory of many
+  lanes no longer asks one side's switches for more distinct values than
+  their fabric links bring.
 """
 
 from __future__ import annotations
@@ -105,6 +111,7 @@ from dataclasses import dataclass, replace
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
 from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, bits
+from loom.fabric.lane_ring import assign_ports, ring_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.rtl.units import divider_latency
@@ -141,7 +148,7 @@ memory-loadstore case has memref<256xi32>; matpow's local tables are i64)."""
 
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
-    rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(?:-b(\d+))?$")
+    rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -250,13 +257,16 @@ class ChessPreset:
     """Links each way between neighbouring switches (`-t<T>`)."""
     bridge_fanin: int = MAX_SWITCH_PORTS
     """Most lanes one bridge switch takes (`-b<F>`)."""
+    ring: bool = False
+    """Memory lanes around all four sides, one switch per load or store lane
+    (`-ring`, fabric/lane_ring.py); else each memory on the left or right side."""
 
     @property
     def name(self) -> str:
         tracks = f"-t{self.tracks}" if self.tracks > 1 else ""
         fanin = f"-b{self.bridge_fanin}" if self.bridge_fanin != MAX_SWITCH_PORTS else ""
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
-            self.on_chip.suffix("mem") + fanin
+            self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin
 
     @property
     def description(self) -> str:
@@ -264,6 +274,8 @@ class ChessPreset:
                                                   (self.on_chip, f"on-chip {ON_CHIP_TYPE} memory"))
                 if g.count]
         tracks = f", {self.tracks} links each way between switches" if self.tracks > 1 else ""
+        if self.ring:
+            tracks += ", memory lanes around all four sides"
         if self.bridge_fanin != MAX_SWITCH_PORTS:
             tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
@@ -279,13 +291,13 @@ def parse_preset(name: str) -> ChessPreset:
     given = [int(g) for g in m.groups()[3:9] if g]
     if min(rows, cols, tracks) < 1 or any(v < 1 for v in given):
         raise LoomError(f"ADG preset '{name}': sizes, tracks and counts must be at least 1")
-    fanin = int(m[10] or MAX_SWITCH_PORTS)
+    fanin = int(m[11] or MAX_SWITCH_PORTS)
     if not 2 <= fanin <= MAX_SWITCH_PORTS:
         raise LoomError(f"ADG preset '{name}': a bridge switch takes 2 to {MAX_SWITCH_PORTS} "
                         f"lanes (-b{fanin})")
     ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
                     if m[k + 1] else MemoryGroup() for k in (3, 6))
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin)
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]))
 
 
 def tracks_for(size: int) -> int:
@@ -338,6 +350,33 @@ def build_chess(p: ChessPreset) -> AdgBuilder:
                              ON_CHIP_TYPE, bridge_fanin=p.bridge_fanin)
                for k in range(p.on_chip.count)]
     specs = ext + on_chip
+    memrefs = {s.name: b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(ext)}
+    scalars = [b.add_input(f"in{k}", bits(WIDTH)) for k in range(SCALAR_INPUTS)]
+    results = [b.add_output(f"out{k}", bits(WIDTH)) for k in range(SCALAR_OUTPUTS)]
+    boundary = _ring_boundary if p.ring else _side_boundary
+    scalar_in, scalar_out, requests, responses = boundary(b, p, specs)
+    for src, port in zip(scalars, scalar_in):
+        b.connect(src, port)
+    for port, dst in zip(scalar_out, results):
+        b.connect(port, dst)
+    # the left side's memories first, then the right's: the builder's order, so
+    # the MLIR of the two-sided presets stays as it was
+    for k in [*range(0, len(specs), 2), *range(1, len(specs), 2)]:
+        spec, req, resp = specs[k], requests[k], responses[k]
+        if spec.name in memrefs:
+            attach_extmemory(b, spec, memrefs[spec.name], req, resp)
+        else:
+            attach_memory(b, spec, req, resp)
+        _place_memory(b, spec, "left" if k % 2 == 0 else "right", p, k)
+    return b
+
+
+Boundary = tuple[list[PortRef], list[PortRef], list[list[PortRef]], list[list[PortRef]]]
+"""Scalar input ports, scalar output ports, each memory's request and response ports."""
+
+
+def _side_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) -> Boundary:
+    """The mesh with memories alternately on the left and right sides."""
     per_side = {"left": specs[0::2], "right": specs[1::2]}
     sides = {
         "top": SidePorts(inputs=spread(SCALAR_INPUTS, p.cols + 1)),
@@ -348,24 +387,24 @@ def build_chess(p: ChessPreset) -> AdgBuilder:
         n_in = sum(lane_count(s.response_lanes) for s in mems)
         n_out = sum(lane_count(s.request_lanes) for s in mems)
         sides[side] = SidePorts(inputs=spread(n_in, p.rows + 1), outputs=spread(n_out, p.rows + 1))
-    memrefs = {s.name: b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(ext)}
-    scalars = [b.add_input(f"in{k}", bits(WIDTH)) for k in range(SCALAR_INPUTS)]
-    results = [b.add_output(f"out{k}", bits(WIDTH)) for k in range(SCALAR_OUTPUTS)]
     mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides, p.tracks)
-    for src, port in zip(scalars, mesh.ingress["top"]):
-        b.connect(src, port)
-    for port, dst in zip(mesh.egress["bottom"], results):
-        b.connect(port, dst)
+    requests: dict[str, list[PortRef]] = {}
+    responses: dict[str, list[PortRef]] = {}
     for side, mems in per_side.items():
-        requests = _deal(mesh.egress[side], [lane_count(s.request_lanes) for s in mems])
-        responses = _deal(mesh.ingress[side], [lane_count(s.response_lanes) for s in mems])
-        for spec, req, resp in zip(mems, requests, responses):
-            if spec.name in memrefs:
-                attach_extmemory(b, spec, memrefs[spec.name], req, resp)
-            else:
-                attach_memory(b, spec, req, resp)
-            _place_memory(b, spec, side, p, specs.index(spec))
-    return b
+        req = _deal(mesh.egress[side], [lane_count(s.request_lanes) for s in mems])
+        resp = _deal(mesh.ingress[side], [lane_count(s.response_lanes) for s in mems])
+        requests.update({s.name: r for s, r in zip(mems, req)})
+        responses.update({s.name: r for s, r in zip(mems, resp)})
+    return (mesh.ingress["top"], mesh.egress["bottom"], [requests[s.name] for s in specs],
+            [responses[s.name] for s in specs])
+
+
+def _ring_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) -> Boundary:
+    """The mesh with every memory's lanes around all four sides (lane_ring.py)."""
+    layout = ring_layout(p.rows, p.cols, specs, spread(SCALAR_INPUTS, p.cols + 1),
+                         spread(SCALAR_OUTPUTS, p.cols + 1))
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks)
+    return assign_ports(layout, mesh.ingress, mesh.egress, specs)
 
 
 def _deal(ports: list[PortRef], counts: list[int]) -> list[list[PortRef]]:
