@@ -12,7 +12,7 @@ import pytest
 from loom.fabric.presets import SCALAR_INPUTS, preset
 from loom.fabric.topology import spread
 from loom.mapper.adg_graph import AdgGraph, flatten
-from loom.mapper.bridges import request_lanes, response_lanes
+from loom.mapper.bridges import port_links, request_lanes, response_lanes
 
 SIZE = 8
 RING = f"chess-{SIZE}x{SIZE}-t2-ext2x3s2-mem1x1s20-ring"
@@ -24,17 +24,9 @@ def ring() -> AdgGraph:
     return flatten(preset(RING).build())
 
 
-def _links(g: AdgGraph, forward: bool) -> dict[int, list[int]]:
-    links: dict[int, list[int]] = {}
-    for e in g.edges:
-        a, b = (e.src, e.dst) if forward else (e.dst, e.src)
-        links.setdefault(a, []).append(b)
-    return links
-
-
 def _lane_switches(g: AdgGraph) -> dict[tuple[str, str, int], str]:
     """(memory, family, lane) -> the mesh switch the lane leaves (request) or enters (response)."""
-    feeders, sinks = _links(g, forward=False), _links(g, forward=True)
+    feeders, sinks = port_links(g)
     found = {}
     for mem in (n for n in g.nodes if n.kind in ("memory", "extmemory")):
         data_in = [p for p in mem.inputs if not g.ports[p].is_memref]
@@ -88,7 +80,7 @@ def test_lanes_are_spread_evenly_around_every_side(ring):
 
 def test_scalar_ports_stay_where_the_two_sided_preset_has_them(ring):
     def scalar_switches(g: AdgGraph) -> list[str]:
-        sinks = _links(g, forward=True)
+        _, sinks = port_links(g)
         ins = sorted((n for n in g.nodes if n.kind == "module_in"), key=lambda n: n.index)
         assert len(ins) == SCALAR_INPUTS   # memrefs are no nodes
         return [g.nodes[g.ports[sinks[n.outputs[0]][0]].node].name for n in ins]

@@ -13,7 +13,7 @@ import pytest
 from loom.fabric.builder import AdgBuilder, bits
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_memory, lane_count
 from loom.mapper.adg_graph import AdgGraph, flatten
-from loom.mapper.bridges import request_lanes, response_lanes
+from loom.mapper.bridges import port_links, request_lanes, response_lanes
 
 
 def _bridged(spec: ExtMemorySpec) -> AdgGraph:
@@ -25,14 +25,6 @@ def _bridged(spec: ExtMemorySpec) -> AdgGraph:
                  for k in range(lane_count(spec.response_lanes))]
     attach_memory(b, spec, requests, responses)
     return flatten(b.build())
-
-
-def _edges(g: AdgGraph, forward: bool) -> dict[int, list[int]]:
-    links: dict[int, list[int]] = {}
-    for e in g.edges:
-        a, b = (e.src, e.dst) if forward else (e.dst, e.src)
-        links.setdefault(a, []).append(b)
-    return links
 
 
 def _switch_ports(g: AdgGraph) -> list[tuple[str, int, int]]:
@@ -51,7 +43,7 @@ def _families(g: AdgGraph, spec: ExtMemorySpec):
     a lane's fabric port, the module port index of its lane 0): request
     families, then response families."""
     mem = next(n for n in g.nodes if n.kind == "memory")
-    feeders, sinks = _edges(g, forward=False), _edges(g, forward=True)
+    feeders, sinks = port_links(g)
     for lanes_of, families, ports, links in (
             (request_lanes, spec.request_lanes, mem.inputs, feeders),
             (response_lanes, spec.response_lanes, mem.outputs, sinks)):

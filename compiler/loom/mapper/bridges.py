@@ -93,12 +93,21 @@ def _split_leaves(g: AdgGraph, port: int, sinks: dict[int, list[int]]
     return [(-1, (port,))]
 
 
+def port_links(g: AdgGraph) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """(feeders, sinks): the ports each port is fed by and feeds, in edge order
+    (what request_lanes and response_lanes follow)."""
+    feeders: dict[int, list[int]] = {}
+    sinks: dict[int, list[int]] = {}
+    for e in g.edges:
+        feeders.setdefault(e.dst, []).append(e.src)
+        sinks.setdefault(e.src, []).append(e.dst)
+    return feeders, sinks
+
+
 def tag_response_lanes(g: AdgGraph) -> None:
     """Each bridge del_tag learns the tag of its lane (AdgNode.tag), the tag the
     split switches above it route there (config_values.py, tag_at)."""
-    sinks: dict[int, list[int]] = {}
-    for e in g.edges:
-        sinks.setdefault(e.src, []).append(e.dst)
+    _, sinks = port_links(g)
     for node in g.nodes:
         if node.resource_class != "memory":
             continue
@@ -129,4 +138,4 @@ def tag_at(g: AdgGraph, path: list[int], i: int) -> int:
     return -1
 
 
-__all__ = ["Lane", "request_lanes", "response_lanes", "tag_at", "tag_response_lanes"]
+__all__ = ["Lane", "port_links", "request_lanes", "response_lanes", "tag_at", "tag_response_lanes"]

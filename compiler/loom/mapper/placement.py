@@ -27,7 +27,7 @@ from xdsl.ir import Attribute, Operation
 
 from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.mapper.adg_graph import AdgGraph
-from loom.mapper.bridges import request_lanes, response_lanes
+from loom.mapper.bridges import port_links, request_lanes, response_lanes
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.sw_graph import SwGraph, SwNode
 from loom.mapper.techmap import (
@@ -239,11 +239,7 @@ def build_problem(sw: SwGraph, adg: AdgGraph, module: Operation) -> Problem:
     types = _module_port_types(module)
     options: list[list[Option]] = []
     taken: set[int] = set()
-    feeders: dict[int, list[int]] = {}
-    sinks: dict[int, list[int]] = {}
-    for e in adg.edges:
-        feeders.setdefault(e.dst, []).append(e.src)
-        sinks.setdefault(e.src, []).append(e.dst)
+    feeders, sinks = port_links(adg)
     for node in sw.nodes:
         if node.is_memref_input:
             options.append([])
