@@ -364,11 +364,15 @@ def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
 
 def test_on_chip_variants_come_last_in_16x16_then_20x20():
     names = [p.name for p in presets()]
-    assert names[-4:] == ["chess-16x16-t2-ext2x2-mem2", "chess-16x16-t2-ext4x4s2-mem4x2s8",
-                          "chess-16x16-t3-ext4x4s2-mem2x2s20", "chess-20x20-t2-ext6x8s4-mem2x3s2"]
+    assert names[-5:] == ["chess-16x16-t2-ext2x2-mem2", "chess-16x16-t2-ext4x4s2-mem4x2s8",
+                          "chess-16x16-t3-ext4x4s2-mem2x2s20", "chess-20x20-t2-ext6x8s4-mem2x3s2",
+                          "chess-20x20-t3-ext3x15s8-mem1x1s64-ring"]
     assert not any("-mem" in n for n in names if parse_preset(n).rows < 16)
 
 
 def test_two_tracks_from_16x16_on():
-    assert {(p.rows, p.tracks) for p in presets() if "-mem2x2s20" not in p.name} == {
+    dense = ("-mem2x2s20", "-mem1x1s64")   # DENSE_STORES: three tracks
+    assert {(p.rows, p.tracks) for p in presets() if p.tracks == 3} == {(16, 3), (20, 3)}
+    assert all(any(d in p.name for d in dense) for p in presets() if p.tracks == 3)
+    assert {(p.rows, p.tracks) for p in presets() if not any(d in p.name for d in dense)} == {
         (2, 1), (4, 1), (8, 1), (16, 2), (20, 2)}

@@ -108,5 +108,5 @@ def test_auto_names_the_largest_presets_blocking_constraint(tmp_path, capsys, mo
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert err.endswith("error: auto: the kernel maps onto no preset (see loom adg --list); on "
-                        "the largest: C1: no function unit in chess-20x20-t2-ext6x8s4-mem2x3s2 can "
-                        "host arith.addf (f32, f32) -> (f32)")
+                        "the largest: C1: no function unit in chess-20x20-t3-ext3x15s8-mem1x1s64-ring "
+                        "can host arith.addf (f32, f32) -> (f32)")

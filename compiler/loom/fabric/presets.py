@@ -73,9 +73,8 @@ How the fabric was chosen:
   matpow, which needs more PEs than 16x16 has anyway); an
   initializer stores each element once, so store lanes run to 5, 8, 9, 16,
   20 (and 64: sha256_block's round constants, bridged by a tree of 32-lane
-  switches, on no named preset: its 370 ops do not route on 20x20 or
-  24x24). Every such kernel has more than 64 ops, so only 16x16 gets these
-  variants (ON_CHIP_VARIANTS).
+  switches, on a 20x20 variant). Every such kernel has more than 64 ops, so
+  only 16x16 and 20x20 get these variants (ON_CHIP_VARIANTS, HUGE_VARIANTS).
 - Routing tracks: the 16x16 and 20x20 presets have two links each way
   between neighbouring switches (`-t2`). With one, seven kernels of 84
   to 230 ops ended in C4 routing overuse on every 16x16 (and_or, gesummv,
@@ -85,12 +84,15 @@ How the fabric was chosen:
   s). spmv_crs's two const tables, 29 stores with constant addresses and
   values into 9 and 20 store lanes of two on-chip memories, left shared
   ports in every round on two tracks (seed 0 in 11 rounds, seeds 1 and 2
-  in 3); the one on-chip
-  variant (DENSE_STORES) has three. A switch of an interior corner grows
-  from 8 to 12 links.
-- More than 256 ops (stencil3d, matpow, nw): 20x20, with one memory
-  variant that hosts all their arrays and viterbi's (HUGE_VARIANTS;
-  viterbi's 254 ops also fit chess-16x16-t2-ext8x9s3).
+  in 3); the variants of such stores (DENSE_STORES) have three. A
+  switch of an interior corner grows from 8 to 12 links.
+- More than 256 ops (stencil3d, matpow, nw, sha256_block): 20x20, with
+  one memory variant that hosts the first three's arrays and viterbi's
+  (viterbi's 254 ops also fit chess-16x16-t2-ext8x9s3), and one of
+  sha256_block's (HUGE_VARIANTS). sha256_block's 370 ops, 64 of them
+  stores of constants, left 1,500 to 2,000 shared ports on two-sided 20x20
+  and 24x24 (two tracks); with `-ring`, about 370 on two tracks and none
+  on three (one routing round).
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
   over the bottom ones (LOOM's side spreading); memories (extmemories, then
   on-chip ones) alternate left and right sides, their request and response
@@ -136,12 +138,14 @@ WIDE_MEMORY_VARIANTS = ("-ext8x9s3",)
 """16x16 only: 9 load lanes (seidel_2d), 7 or 8 arrays (md_knn)."""
 ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
 """16x16 variants with on-chip memories, after the others."""
-HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2",)
-"""20x20: one variant that hosts the memories of every kernel over 256 ops."""
+HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
+"""20x20: the memories of every kernel over 256 ops; the second, sha256_block's
+(15 loads and 8 stores of one array, 64 stores into a local one), its lanes
+round all four sides."""
 TRACKS_FROM = 16
 """Sizes from here on have two links each way between neighbouring switches."""
-DENSE_STORES = "-ext4x4s2-mem2x2s20"
-"""The one 16x16 variant with three tracks (its 20-lane store bridges)."""
+DENSE_STORES = ("-ext4x4s2-mem2x2s20", "-ext3x15s8-mem1x1s64-ring")
+"""The variants with three tracks (their 20- and 64-lane store bridges)."""
 ON_CHIP_TYPE = "memref<256xi64>"
 """An on-chip memory's storage: 256 elements of up to 64 bits (LOOM's
 memory-loadstore case has memref<256xi32>; matpow's local tables are i64)."""
@@ -318,7 +322,7 @@ def presets() -> list[ChessPreset]:
     named = []
     for n in SIZES:
         for v in _variants(n):
-            tracks = 3 if n >= TRACKS_FROM and v == DENSE_STORES else tracks_for(n)
+            tracks = 3 if n >= TRACKS_FROM and v in DENSE_STORES else tracks_for(n)
             named.append(replace(parse_preset(f"chess-{n}x{n}{v}"), tracks=tracks))
     return named
 
