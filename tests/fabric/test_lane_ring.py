@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from loom.diagnostics import LoomError
 from loom.fabric.presets import SCALAR_INPUTS, preset
 from loom.fabric.topology import spread
 from loom.mapper.adg_graph import AdgGraph, flatten
@@ -87,3 +88,10 @@ def test_scalar_ports_stay_where_the_two_sided_preset_has_them(ring):
     at = scalar_switches(ring)
     assert at == scalar_switches(flatten(preset(RING.removesuffix("-ring")).build()))
     assert [at.count(f"sw_0_{c}") for c in range(SIZE + 1)] == spread(SCALAR_INPUTS, SIZE + 1)
+
+
+def test_a_mesh_without_side_switches_between_corners_is_refused():
+    with pytest.raises(LoomError, match="no side switch between its corners"):
+        preset("chess-1x1-ext1-ring")
+    preset("chess-1x1-ring")   # no memory: nothing to place
+    preset("chess-1x2-ext1-ring")   # the top and bottom sides have one each

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from loom.diagnostics import LoomError
 from loom.fabric.builder import PortRef
 from loom.fabric.memory_bridge import ExtMemorySpec
 from loom.fabric.topology import SidePorts
@@ -84,6 +85,9 @@ def ring_layout(rows: int, cols: int, specs: Sequence[ExtMemorySpec], scalar_inp
     (`scalar_outputs`) are the top (bottom) switches' scalar port counts."""
     groups = interleave([lane_groups(m, s) for m, s in enumerate(specs)])
     slots = _ring_slots(rows, cols)
+    if groups and not slots:
+        raise LoomError(f"-ring: a {rows}x{cols} mesh has no side switch between its corners "
+                        "for memory lanes (it needs 2 rows or 2 columns)")
     layout = RingLayout({}, {s: [] for s in slots}, scalar_inputs, scalar_outputs)
     for i, g in enumerate(groups):
         layout.slots[slots[i * len(slots) // len(groups)]].append(g)
