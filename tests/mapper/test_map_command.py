@@ -86,6 +86,9 @@ def test_more_ops_than_pes_names_the_next_size_with_the_same_memories(tmp_path, 
     err = _map_error(tmp_path, capsys, "add5", ADD5, "chess-2x2-mem1")
     assert "the kernel has 5 ops and chess-2x2-mem1 4 PEs (a PE runs one op); the smallest " \
            "preset with 5 PEs is chess-4x4-mem1" in err
+    # and its ring and bridge fan-in
+    err = _map_error(tmp_path, capsys, "add5", ADD5, "chess-2x2-mem1-ring-b2")
+    assert "the smallest preset with 5 PEs is chess-4x4-mem1-ring-b2" in err
 
 
 def test_auto_picks_the_smallest_preset_that_fits(tmp_path, capsys):

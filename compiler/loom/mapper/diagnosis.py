@@ -11,6 +11,8 @@ label), the op or edge with its C line, and what would fix it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.ir import Operation
 
 from loom.diagnostics import Location, LoomError
@@ -64,7 +66,7 @@ def _preset_with(op: Operation, need: int) -> str | None:
 def _preset_with_pes(count: int, adg: str) -> str | None:
     """The first square chess preset with `count` PEs and the memories of `adg`
     when `adg` is a preset (named or not: `-ext`/`-mem` suffixes compose), with
-    at least the tracks of both."""
+    at least the tracks of both, and its `-ring` and `-b<F>`."""
     from loom.fabric.presets import SIZES, ChessPreset, parse_preset, tracks_for
 
     try:
@@ -72,8 +74,8 @@ def _preset_with_pes(count: int, adg: str) -> str | None:
     except LoomError:
         given = ChessPreset(1, 1)
     n = next((n for n in SIZES if n * n >= count), None)
-    return None if n is None else ChessPreset(n, n, given.ext, given.on_chip,
-                                              max(given.tracks, tracks_for(n))).name
+    return None if n is None else replace(given, rows=n, cols=n,
+                                          tracks=max(given.tracks, tracks_for(n))).name
 
 
 def _next_preset(adg: str, module_pes: int) -> str | None:
