@@ -66,12 +66,17 @@ def interleave(per_memory: Sequence[Sequence[LaneGroup]]) -> list[LaneGroup]:
     return [g for *_, g in sorted(keyed, key=lambda t: t[:3])]
 
 
+def _switches_along(rows: int, cols: int) -> dict[str, int]:
+    """Switches per side of a rows x cols PE mesh (corners on two sides)."""
+    return {"left": rows + 1, "right": rows + 1, "top": cols + 1, "bottom": cols + 1}
+
+
 def _ring_slots(rows: int, cols: int) -> list[tuple[str, int]]:
     """Non-corner boundary switches of an (rows+1) x (cols+1) switch grid, walking RING.
 
     Indices are along each side in topology's side order (left/right by row,
     top/bottom by column); the walk reverses the right and top sides."""
-    along = {"left": rows + 1, "right": rows + 1, "top": cols + 1, "bottom": cols + 1}
+    along = _switches_along(rows, cols)
     slots = []
     for side in RING:
         inner = list(range(1, along[side] - 1))
@@ -91,8 +96,7 @@ def ring_layout(rows: int, cols: int, specs: Sequence[ExtMemorySpec], scalar_inp
     layout = RingLayout({}, {s: [] for s in slots}, scalar_inputs, scalar_outputs)
     for i, g in enumerate(groups):
         layout.slots[slots[i * len(slots) // len(groups)]].append(g)
-    along = {"left": rows + 1, "right": rows + 1, "top": cols + 1, "bottom": cols + 1}
-    for side, n in along.items():
+    for side, n in _switches_along(rows, cols).items():
         ins, outs = [0] * n, [0] * n
         if side == "top":
             ins = list(scalar_inputs)
