@@ -14,12 +14,14 @@ class MapStats:
     """DFG nodes that need hardware (ops and memories)."""
     pes: int
     switches: int
-    """Switches some route passes through."""
+    """Switches some route passes through, a memory's bridge switches not
+    counted (their paths are fixed: bridges.py)."""
     hops: int
-    """Routing nodes traversed, summed over DFG edges."""
+    """Routing nodes traversed, summed over DFG edges (bridges included)."""
     worst_switch: str
     worst_outputs: tuple[int, int]
-    """(outputs in use, outputs) of the switch with the highest share in use."""
+    """(outputs in use, outputs) of the switch with the highest share in use,
+    of those counted in `switches`."""
 
     def line(self) -> str:
         used, total = self.worst_outputs
@@ -31,6 +33,8 @@ class MapStats:
 def map_stats(m: Mapping) -> MapStats:
     ops = sum(1 for n in m.sw.nodes if n.kind in ("op", "memory"))
     pes = {o.candidate.pe for o in m.placement.chosen if o is not None and o.candidate}
+    bridged = {m.adg.ports[p].node for o in m.placement.chosen if o is not None
+               for _, path in o.bridges for p in path}
     used_outputs: dict[int, set[int]] = {}
     hops = 0
     for path in m.paths:
@@ -39,7 +43,7 @@ def map_stats(m: Mapping) -> MapStats:
         hops += (len(path) - 2) // 2
         for p in path[2:-1:2]:  # outputs inside routing nodes
             node = m.adg.nodes[m.adg.ports[p].node]
-            if node.kind in ("spatial_sw", "temporal_sw"):
+            if node.kind in ("spatial_sw", "temporal_sw") and node.id not in bridged:
                 used_outputs.setdefault(node.id, set()).add(p)
     worst, share = "", (0, 0)
     for node_id, outs in sorted(used_outputs.items()):
