@@ -65,8 +65,9 @@ def test_a_load_or_store_lane_sends_and_receives_on_one_boundary_switch(ring):
 
 
 def test_lanes_are_spread_evenly_around_every_side(ring):
+    switches = _lane_switches(ring)
     hosts: dict[str, set[tuple[str, int]]] = {}
-    for (m, f, k), sw in _lane_switches(ring).items():
+    for (m, f, k), sw in switches.items():
         hosts.setdefault(sw, set()).add((m, k if f.startswith("st") else -1 - k))
     counts = [len(hosts.get(f"sw_{r}_{c}", ())) for r in range(SIZE + 1) for c in range(SIZE + 1)
               if (r in (0, SIZE)) != (c in (0, SIZE))]
@@ -74,8 +75,7 @@ def test_lanes_are_spread_evenly_around_every_side(ring):
     # 2 x 5 + 21 lane groups on 28 switches: one each, three with two
     assert (min(counts), max(counts), sum(counts)) == (1, 2, 31)
     for memory in ("extmem_0", "extmem_1", "mem_0"):
-        sides = {_side(_position(sw)) for (m, _, _), sw in _lane_switches(ring).items()
-                 if m == memory}
+        sides = {_side(_position(sw)) for (m, _, _), sw in switches.items() if m == memory}
         assert sides == {"top", "bottom", "left", "right"}, (memory, sides)
 
 
