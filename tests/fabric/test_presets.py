@@ -190,6 +190,10 @@ def test_preset_names():
     assert (p.ring, p.bridge_fanin, p.name) == (True, 2, "chess-4x4-ext2x3-mem1x1s4-ring-b2")
     assert "memory lanes around all four sides" in p.description
     assert not parse_preset("chess-4x4-ext2x3").ring
+    # sha256_block's 222 memory lanes on a 4x4's 12 side switches: 33 ports on one
+    with pytest.raises(LoomError, match=r"^ADG preset 'chess-4x4-t3-ext3x15s8-mem1x1s64-ring': "
+                                        r"switch \S+: 33 output ports \(a switch has 1..32\)$"):
+        preset("chess-4x4-t3-ext3x15s8-mem1x1s64-ring")
     for bad in ("mesh-2x2", "chess-2x2-ext", "chess-0x2", "chess-2x2-ext0", "chess-2x2-ext2x2s0",
                 "chess-2x2-ext2s2", "chess-2x2-mem", "chess-2x2-mem0", "chess-2x2-mem1-ext1",
                 "chess-2x2-mem2s2", "chess-2x2-t0", "chess-2x2-ext1-t2", "chess-2x2-t",

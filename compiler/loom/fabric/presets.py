@@ -328,8 +328,14 @@ def presets() -> list[ChessPreset]:
 
 
 def preset(name: str) -> AdgBuilder:
-    """The builder of preset `name` (ready to write)."""
-    return build_chess(parse_preset(name))
+    """The builder of preset `name` (ready to write). A name of the grammar
+    that cannot be built (more lanes than a boundary switch has ports) is
+    refused in one line that names it."""
+    p = parse_preset(name)
+    try:
+        return build_chess(p)
+    except LoomError as e:
+        raise LoomError(f"ADG preset '{name}': {e}") from None
 
 
 def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
