@@ -6,10 +6,23 @@
    output maps computed 2 at a time, a 10x10 image, a 4x4 kernel. The index
    expressions are the benchmark's simplified ones, so the arrays are small. */
 #define PAR_OUT 2
+/* Smaller layers for long simulations (the fabric regression's, in
+   tests/sim/test_fabric_regression.py): -DIMG=4 -DOUT_IMG=4 -DMAPS_IN=2
+   -DMAPS_OUT=4. Keep every loop at two trips or more, or clang folds it and
+   the dataflow graph changes; the arrays keep their sizes, which cover the
+   largest index of the full layer. */
+#ifndef IMG
 #define IMG 10
+#endif
+#ifndef OUT_IMG
 #define OUT_IMG 10
+#endif
+#ifndef MAPS_IN
 #define MAPS_IN 10
+#endif
+#ifndef MAPS_OUT
 #define MAPS_OUT 10
+#endif
 #define KSIZE 4
 
 #define ACC_LEN 114
