@@ -100,13 +100,15 @@ sha256_block passes both seeds on its 20x20 of three tracks (cff4fb5):
 and 13 GB (1,491 C++ files), then the compile, and seed 2 about 7 minutes."""
 
 
-SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"]}
-"""Kernels run at a smaller size (`-D`, overrides their header documents).
-At full size cnn_layer moves 10.3 M tokens; its 16x16 fabric's Verilator
-model moved about 300 a second (2026-11-25), some 10 hours a seed. The
-smaller layer (195,531 tokens) keeps every loop and op of the full one; its
-graph differs in one fork only, since MAPS_IN's bound no longer shares IMG's
-constant 10."""
+SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],
+                                 "matmul30": ["ROWS_A=10", "COLS_A=10", "COLS_B=10"]}
+"""Kernels run at a smaller size (`-D`, overrides their header documents):
+the 16x16 fabric's Verilator model moves a few hundred tokens a second
+(2026-11-25, beside other jobs), so cnn_layer's 10.3 M tokens would take
+some 10 hours a seed, matmul30's 1.65 M about 2. cnn_layer's smaller layer
+(195,531 tokens) keeps every loop and op; its graph differs in one fork
+only, as MAPS_IN's bound no longer shares IMG's constant 10. matmul30 at
+10x10 (67,756 tokens) has the full graph with 10 for 30."""
 
 
 def _sim_args(kernel: str, adg: str, out: Path, defines: Sequence[str] = ()) -> argparse.Namespace:
