@@ -80,10 +80,10 @@ bridges' configurations byte-identical to b17ae88's), one or two at a time
 beside other jobs: jacobi_1d, fib64, minmax, trisolv, atax, bicg, gemm,
 fir_block, hist_bytes, gsm_lattice, gaussian, stencil2d, bitonic_sort,
 viterbi, k2mm, floyd_warshall and jacobi_2d pass both seeds, 99 to 960 s
-each (gaussian 1,962 s beside a 20x20 build). cnn_layer was stopped after
-8 minutes of its first seed (525,647 cycles on the direct RTL), matmul30
-after 13 minutes of its first. Not yet run to the end: cnn_layer, matmul30
-and the 20x20 group (its build was stopped at a third of its objects)."""
+each (gaussian 1,962 s beside a 20x20 build). At the sizes of SMALLER
+(below), matmul30 (344 s) and cnn_layer (2,305 s) pass both seeds (fa29c8a,
+2026-11-25). The 20x20 group passes both seeds on 497f328: matpow 2,441 s
+with its preset's build (about 30 minutes), nw 510 s, stencil3d 409 s."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
