@@ -7,10 +7,11 @@
    expressions are the benchmark's simplified ones, so the arrays are small. */
 #define PAR_OUT 2
 /* Smaller layers for long simulations (the fabric regression's, in
-   tests/sim/test_fabric_regression.py): -DIMG=4 -DOUT_IMG=4 -DMAPS_IN=2
-   -DMAPS_OUT=4. Keep every loop at two trips or more, or clang folds it and
-   the dataflow graph changes; the arrays keep their sizes, which cover the
-   largest index of the full layer. */
+   tests/sim/test_fabric_regression.py): -DMAPS_IN=2 -DIMG=3 -DOUT_IMG=3.
+   Keep every loop at two trips or more (clang folds a loop of one) and the
+   sizes off powers of two (a multiply becomes a shift), or the dataflow
+   graph changes; the arrays keep their sizes, which cover the largest index
+   of the full layer. */
 #ifndef IMG
 #define IMG 10
 #endif

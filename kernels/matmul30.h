@@ -1,8 +1,8 @@
 #ifndef MATMUL30_H
 #define MATMUL30_H
 
-/* Sizes as in EPFL Dynamatic's integration test `matrix`: 30x30 times 30x30. */
-/* Smaller products for long simulations (the fabric regression's, in
+/* Sizes as in EPFL Dynamatic's integration test `matrix`: 30x30 times 30x30.
+   Smaller products for long simulations (the fabric regression's, in
    tests/sim/test_fabric_regression.py): -DROWS_A=10 -DCOLS_A=10 -DCOLS_B=10.
    Keep the three equal, or the graph gains constants. */
 #ifndef ROWS_A
