@@ -6,14 +6,13 @@ loom.sim.fabric_flow: one map per kernel, one run per seed).
 make test runs the kernels on PRESET alone: one Verilator build of it
 (gen/fabric_build/<PRESET>, cached and shared by every kernel) serves them all.
 The other kernels, grouped by preset (one build each; a 16x16 one takes
-many minutes), are behind `slow`. Every kernel of kernels/ is in exactly one list below, the kernels
-that do not run on the fabric with the reason.
+many minutes), are behind `slow`; those of SMALLER run at a smaller size.
+Every kernel of kernels/ is in exactly one list below.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from loom.cli import build_parser
+from loom.golden.run import find_func
 from loom.inputs import prepare
+from loom.ir import parse_module
 from loom.sim import fabric_flow, profiles
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
@@ -69,9 +70,10 @@ SLOW: dict[str, list[str]] = {
 """8x8: the preset `loom map K --adg auto` chose for each (the mapper helpers'
 runs), the smallest one it fits. chess-8x8-ext6x4s2's and -ext6x6s3's
 kernels pass both seeds (run on c24172d, 2026-11-25): elementwise_minmax
-404 s and clamp 420 s with their preset's build, the others 15 to 29 s. Every kernel over 64 ops without a local
-array runs on WIDE, one 16x16 build for all (each maps onto it at seed 0 in
-8 to 19 s, with compile and writing); matpow, nw and stencil3d have more ops
+404 s and clamp 420 s with their preset's build, the others 15 to 29 s.
+Every kernel over 64 ops without a local array runs on WIDE, one 16x16
+build for all (each maps onto it at seed 0 in 8 to 19 s, with compile and
+writing); matpow, nw and stencil3d have more ops
 than 256 PEs. Run on b17ae88 (the build 21 minutes): and_or, gesummv, kmp,
 md_knn, seidel_2d, goto_exit, early_return, stencil_3x3, bsearch_u16,
 nested_if, sieve and switch_case pass both seeds, 80 to 197 s each with the
@@ -156,8 +158,8 @@ def test_smaller_kernels_keep_their_ops(kernel, tmp_path):
     of forks (the constants clang shares) may differ."""
     def ops(out: Path, defines: Sequence[str]) -> Counter[str]:
         dfg = prepare(_sim_args(kernel, PRESET, out, defines), need_bundle=False).dfg
-        return Counter(op for op in re.findall(r"= ((?:handshake|dataflow|arith)\.\w+)",
-                                               dfg.read_text()) if op != "handshake.fork")
+        func = find_func(parse_module(dfg.read_text(), str(dfg)), None, str(dfg))
+        return Counter(op.name for op in func.body.block.ops if op.name != "handshake.fork")
 
     assert ops(tmp_path / "full", ()) == ops(tmp_path / "small", SMALLER[kernel])
 
