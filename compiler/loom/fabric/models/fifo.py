@@ -1,5 +1,8 @@
 """fifo: identity on the stream, buffered or bypassed (the config bit
-changes timing only)."""
+changes timing only).
+
+Spec: docs/fabric/fifo.md
+"""
 
 from __future__ import annotations
 

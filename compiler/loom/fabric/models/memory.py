@@ -17,6 +17,8 @@ streams where that could matter (a load of an element some store writes,
 two lanes storing to one element) and store streams whose pairing depends on
 timing (a store token that waits, lanes with unequal address and data
 counts).
+
+Spec: docs/fabric/memory.md, docs/fabric/extmemory.md
 """
 
 from __future__ import annotations

@@ -7,7 +7,10 @@ disabled PE consumes and produces nothing.
 The function unit's semantics are the golden op classes (loom.golden.ops),
 configured by its payload fields (constant value, cmpi predicate); values
 are LSB-aligned in the PE's lanes (truncated to the FU port, zero-extended
-back)."""
+back).
+
+Spec: docs/fabric/spatial_pe.md
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
 """spatial_sw: each output repeats the stream of its one routed input; an
 input routed to several outputs is broadcast to all of them; an input with
-no route is never consumed."""
+no route is never consumed.
+
+Spec: docs/fabric/spatial_sw.md
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """add_tag, del_tag and map_tag on packed `{tag, value}` tokens (the tag in
-the high bits). Values are LSB-aligned: truncated or zero-extended."""
+the high bits). Values are LSB-aligned: truncated or zero-extended.
+
+Spec: docs/fabric/add_tag.md, docs/fabric/map_tag.md, docs/fabric/del_tag.md
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,10 @@
 slot holding its tag (`slot<s>.valid/.tag/.route.o<o>.i<i>`); it reaches
 every routed output; a token with no slot or no route stops its input's
 stream (it waits forever). Outputs fed by one input each (no merging: the
-order of merged streams depends on timing)."""
+order of merged streams depends on timing).
+
+Spec: docs/fabric/temporal_sw.md
+"""
 
 from __future__ import annotations
 
