@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -18,6 +19,106 @@ from loom.sim.profiles import SEED_RULE
 MAP_ROUNDS = 11
 """The mapper's default round budget as the help says it (loom.mapper.mapping.ROUNDS,
 not imported here: the parser stays light; a test keeps the two equal)."""
+
+# --- the ranges of the numeric arguments -------------------------------------------
+# Every number on the command line goes through one of the types below, so a
+# value out of its range is argparse's one line `loom CMD: error: argument
+# --X: ...` with exit status 2, before any work starts (issue 29: `loom fuzz
+# --count -1` ended in an IndexError traceback).
+
+SEED_MAX = 2**32 - 1
+"""Seeds are 0 to 2^32-1: the testbenches read `+loom_seed` into an `int
+unsigned` (templates/kernel_tb.sv.j2, rtl/loom_mem_model.sv), so a larger or a
+negative stall seed would silently run another seed's stalls; the mapper's and
+fuzz's seeds take the same range (a negative fuzz seed names no C function)."""
+COUNT_MAX = 100_000
+"""Fuzz programs in one run, and stall seeds of one `loom regress --seeds`, at
+most: `make fuzz` runs 1,000 and the nightly profile 100 seeds; a run of
+100,000 takes days, and a count of billions would exhaust memory listing them."""
+JOBS_MAX = 256
+"""Parallel jobs (`-j`) at most: each job is a process (a Verilator build
+and simulation, or a pytest-xdist worker), started up front."""
+MAX_JOIN_FANIN = 64
+"""The largest `--max-join-fanin` (loom.lowering.legalize.MAX_HARDWARE_JOIN_FANIN,
+the config encoding's ceiling; not imported here, a test keeps the two equal);
+the smallest is 2, as a tree of joins needs two inputs per join."""
+ADG_GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>]"
+ADG_LIMITS = ("rows R and columns C 1 to 32, tracks T 1 to 7, memories N 1 to 64 of each "
+              "kind, lanes L and S 1 to 256 per memory, bridge fan-in F 2 to 32")
+"""The preset grammar and its limits as `loom adg --help` says them
+(loom.fabric.presets.GRAMMAR and LIMITS; not imported here, a test keeps them equal)."""
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DIGITS_MAX = 30
+"""A number of more digits is past every range here (and int() of thousands
+of digits raises)."""
+
+
+def _integer(text: str) -> int:
+    """`text` as an integer, or ArgumentTypeError (argparse's one-line error)."""
+    text = text.strip()
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
+    if len(text.lstrip("+-")) > _DIGITS_MAX:
+        raise argparse.ArgumentTypeError(f"'{text[:_DIGITS_MAX]}...' is too large")
+    return int(text)
+
+
+def int_range(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from `lo` to `hi` (no upper bound when None)."""
+    span = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
+
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if value < lo or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text.strip()}")
+        return value
+    parse.__name__ = f"integer {span}"
+    return parse
+
+
+positive_int = int_range(1)
+seed_int = int_range(0, SEED_MAX)
+count_int = int_range(1, COUNT_MAX)
+jobs_int = int_range(1, JOBS_MAX)
+join_fanin_int = int_range(2, MAX_JOIN_FANIN)
+
+
+def seed_list(text: str) -> str:
+    """An argparse type: stall seeds such as `1-5,9` (each 0 to SEED_MAX, a range
+    low to high, at most COUNT_MAX seeds); the text is kept, loom regress passes
+    it on to its pytest plugin."""
+    spans = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
+        if not m:
+            raise argparse.ArgumentTypeError(
+                f"takes seeds and ranges such as 1-5,9, not '{text}'")
+        try:
+            first = seed_int(m[1])
+            last = seed_int(m[2]) if m[2] else first
+        except argparse.ArgumentTypeError as err:
+            raise argparse.ArgumentTypeError(f"a seed {err}") from None
+        if last < first:
+            raise argparse.ArgumentTypeError(f"the range {part.strip()} runs backwards")
+        spans.append((first, last))
+    distinct, end = 0, -1
+    for first, last in sorted(spans):
+        distinct += max(0, last - max(first, end + 1) + 1)
+        end = max(end, last)
+    if distinct > COUNT_MAX:
+        raise argparse.ArgumentTypeError(
+            f"names {distinct} seeds, at most {COUNT_MAX} (such as 1-100)")
+    return text
+
+
+def shard_spec(text: str) -> str:
+    """An argparse type: `i/N`, the i-th of N shards, 1 <= i <= N; the text is kept."""
+    m = re.fullmatch(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", text)
+    if not m or len(m[1]) > _DIGITS_MAX or len(m[2]) > _DIGITS_MAX \
+            or not 1 <= int(m[1]) <= int(m[2]):
+        raise argparse.ArgumentTypeError(f"takes i/N with 1 <= i <= N, such as 2/4, not '{text}'")
+    return text
 
 # command -> (module, function) implementing it; imported lazily so that
 # `loom --help` stays fast and a stage's import errors stay in that stage.
@@ -58,9 +159,9 @@ def _add_c_flags(p: argparse.ArgumentParser, kernel_optional: bool = False) -> N
                    metavar="NAME[=VALUE]", help="macro, for clang and the native build")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
                    help="output directory (default: gen/<name>)")
-    p.add_argument("--max-join-fanin", type=int, default=64, metavar="N",
-                   help="largest handshake.join the target supports "
-                        "(loom.adg_max_join_fanin; default 64)")
+    p.add_argument("--max-join-fanin", type=join_fanin_int, default=MAX_JOIN_FANIN, metavar="N",
+                   help="largest handshake.join the target supports, 2 to "
+                        f"{MAX_JOIN_FANIN} (loom.adg_max_join_fanin; default {MAX_JOIN_FANIN})")
     p.add_argument("--flat-memrefs", action="store_true",
                    help="one index per memory access (a[i][j] as a[i*C + j], memrefs of "
                         "rank 1), as a fabric's memories take; loom map always does this")
@@ -100,8 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="sim bundle with inputs and expectations (default: the native run)")
     p.add_argument("--stage", choices=["dfg", "scf", "cf"], default="dfg",
                    help="which stage to execute (default: dfg, the golden model)")
-    p.add_argument("--max-steps", type=int, default=50_000_000, metavar="N",
-                   help="firing budget before the run is reported as a livelock")
+    p.add_argument("--max-steps", type=positive_int, default=50_000_000, metavar="N",
+                   help="firing budget before the run is reported as a livelock, 1 or more "
+                        "(default 50000000)")
     p.add_argument("--traces", action=argparse.BooleanOptionalAction, default=True,
                    help="write every channel's tokens to <name>.golden.json (default); "
                         "--no-traces writes each channel's count and digest instead "
@@ -125,8 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bundle", metavar="B.json",
                    help="sim bundle with inputs and expectations (default: the native run)")
     run = p.add_mutually_exclusive_group()
-    run.add_argument("--seed", type=int, default=1, metavar="S",
-                     help="stall and memory-latency seed (default 1): "
+    run.add_argument("--seed", type=seed_int, default=1, metavar="S",
+                     help=f"stall and memory-latency seed, 0 to {SEED_MAX} (default 1): "
                           + SEED_RULE.replace("%", "%%"))
     run.add_argument("--ideal", action="store_true",
                      help="no stalls, for throughput: inputs never idle, outputs always "
@@ -138,10 +240,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "the kernel is compiled for it, mapped, and config.bin streamed "
                         "into the fabric RTL (one Verilator build per ADG, in "
                         "gen/fabric_build/)")
-    p.add_argument("--map-seed", type=int, default=0, metavar="N",
-                   help="with --adg: the mapper's placement seed (default 0)")
-    p.add_argument("--map-rounds", type=int, default=None, metavar="N",
-                   help=f"with --adg: the mapper's routing rounds at most (default "
+    p.add_argument("--map-seed", type=seed_int, default=0, metavar="N",
+                   help=f"with --adg: the mapper's placement seed, 0 to {SEED_MAX} (default 0)")
+    p.add_argument("--map-rounds", type=positive_int, default=None, metavar="N",
+                   help=f"with --adg: the mapper's routing rounds at most, 1 or more (default "
                         f"{MAP_ROUNDS}; see loom map --rounds)")
     _add_progress(p, "golden firings, then simulated cycles and tokens (with the time left)")
     p.add_argument("--trace", action="store_true",
@@ -154,12 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    "each through UBSan, the native run, the SCF reference, "
                                    "the golden model and the RTL under two stall seeds; "
                                    "print a summary by outcome. Exit 1 when any failed.")
-    p.add_argument("--count", type=int, default=20, metavar="N",
-                   help="number of programs (default 20)")
-    p.add_argument("--first-seed", type=int, default=0, metavar="S",
-                   help="seed of the first program; program k uses S+k (default 0)")
-    p.add_argument("-j", "--jobs", type=int, default=2, metavar="J",
-                   help="programs run in parallel (default 2)")
+    p.add_argument("--count", type=count_int, default=20, metavar="N",
+                   help=f"number of programs, 1 to {COUNT_MAX} (default 20)")
+    p.add_argument("--first-seed", type=seed_int, default=0, metavar="S",
+                   help=f"seed of the first program, 0 to {SEED_MAX}; program k uses S+k "
+                        "(default 0)")
+    p.add_argument("-j", "--jobs", type=jobs_int, default=2, metavar="J",
+                   help=f"programs run in parallel, 1 to {JOBS_MAX} (default 2)")
     p.add_argument("--size", choices=["normal", "small"], default="normal",
                    help="program size: small keeps each Verilator build short "
                         "(default normal)")
@@ -185,12 +288,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="quick: kernels but the slow ones, seeds 1 and 2 (default); full: "
                         "every kernel, seeds 1 and 2; nightly: every kernel, seeds 1 to 100")
     p.add_argument("--kernels", metavar="K1,K2", help="these kernels instead of the profile's")
-    p.add_argument("--seeds", metavar="S", help="these stall seeds instead of the profile's "
-                                                "(such as 1-5,9)")
-    p.add_argument("--shard", default="1/1", metavar="i/N",
-                   help="run the i-th of N contiguous parts of the sorted runs (default 1/1)")
-    p.add_argument("-j", "--jobs", type=int, default=2, metavar="J",
-                   help="pytest-xdist workers; a kernel's runs stay on one worker (default 2)")
+    p.add_argument("--seeds", type=seed_list, metavar="S",
+                   help="these stall seeds instead of the profile's (such as 1-5,9; each 0 "
+                        f"to {SEED_MAX}, at most {COUNT_MAX} of them)")
+    p.add_argument("--shard", type=shard_spec, default="1/1", metavar="i/N",
+                   help="run the i-th of N contiguous parts of the sorted runs, 1 <= i <= N "
+                        "(default 1/1)")
+    p.add_argument("-j", "--jobs", type=jobs_int, default=2, metavar="J",
+                   help=f"pytest-xdist workers, 1 to {JOBS_MAX}; a kernel's runs stay on one "
+                        "worker (default 2)")
     p.add_argument("--keep", action="store_true",
                    help="keep every program's directory under DIR/work (default: only "
                         "failing ones; a Verilator build is about 100 MB)")
@@ -207,9 +313,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "its .fabric.viz.json sidecar; loom adg --list lists the "
                                    "presets; loom adg check FILE parses and verifies an ADG "
                                    "(LOOM's fabric.mlir) and prints one summary line "
-                                   "(components, ports, config words, largest join).")
+                                   "(components, ports, config words, largest join). "
+                                   "PRESET is a name of --list or any name "
+                                   f"{ADG_GRAMMAR} within the limits {ADG_LIMITS} (a 32x32 "
+                                   "builds in seconds); a name past them is refused in one "
+                                   "line.")
     p.add_argument("target", nargs="?", metavar="PRESET|check",
-                   help="a preset name (see --list), or `check`")
+                   help="a preset name (see --list; any name of its grammar within the "
+                        "limits above), or `check`")
     p.add_argument("file", nargs="?", metavar="FILE", help="with check: the ADG file")
     p.add_argument("--list", action="store_true", help="list the presets, one line each")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
@@ -225,10 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--adg", required=True, metavar="A",
                    help="a .fabric.mlir file, a preset name (loom adg --list), or auto: the "
                         "smallest preset the kernel maps onto")
-    p.add_argument("--seed", type=int, default=0, metavar="N",
-                   help="placement seed (default 0); the same seed gives the same artifacts")
-    p.add_argument("--rounds", type=int, default=None, metavar="N",
-                   help=f"routing rounds at most (default {MAP_ROUNDS}): the first placement's, "
+    p.add_argument("--seed", type=seed_int, default=0, metavar="N",
+                   help=f"placement seed, 0 to {SEED_MAX} (default 0); the same seed gives the "
+                        "same artifacts")
+    p.add_argument("--rounds", type=positive_int, default=None, metavar="N",
+                   help=f"routing rounds at most, 1 or more (default {MAP_ROUNDS}): the first "
+                        "placement's, "
                         "then repairs that re-place around the crowded switches; more rounds "
                         "fit more kernels at more time, and a kernel that fits in fewer maps "
                         "the same")

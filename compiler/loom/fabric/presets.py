@@ -11,7 +11,9 @@ ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
 `-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
 limit; more lanes make a tree, fabric/memory_bridge.py).
 Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
-builds any other size, track or memory count of the same grammar.
+builds any other size, track or memory count of the same grammar within its
+limits (MESH_MAX, TRACKS_MAX, MEMORIES_MAX, LANES_MAX): `parse_preset`
+refuses a name past them in one line before anything is built.
 
 How the fabric was chosen:
 
@@ -150,6 +152,33 @@ ON_CHIP_TYPE = "memref<256xi64>"
 """An on-chip memory's storage: 256 elements of up to 64 bits (LOOM's
 memory-loadstore case has memref<256xi32>; matpow's local tables are i64)."""
 
+MESH_MAX = 32
+"""Rows and columns of a preset name at most. The named presets go to 20x20,
+and the mapping experiments of bench/README.md built 24x24 meshes
+(sha256_block, two and three tracks); 32x32 keeps those and room above them.
+A 32x32 builds and writes in about 5 s (`loom adg chess-32x32-t2`, 8 s with
+seven tracks) and is already past what the mapper routes in reasonable time
+(a 24x24 took 23 minutes); the builder's time grows with the cells (64x64:
+30 s), and `loom adg chess-99x99-ext99` gave no answer in two minutes
+(issue 29)."""
+TRACKS_MAX = (MAX_SWITCH_PORTS - 4) // 4
+"""Links each way between neighbouring switches at most (7): a switch inside a
+mesh of 2x2 or more has 4 PE links and 4 x T fabric links each way, and a
+switch has at most MAX_SWITCH_PORTS (32) ports; `-t8` is refused by the
+builder on every such mesh."""
+MEMORIES_MAX = 64
+"""Memories of one kind (`-ext<N>`, `-mem<N>`) at most. The kernels need at
+most 8 arrays (md_knn) and 4 local ones; 64 is eight times that. The boundary
+switches' port limit alone would let a mistyped count through (594
+extmemories still fit a 32x32's sides) and build them all."""
+LANES_MAX = 256
+"""Load lanes and store lanes of one memory (`x<L>`, `s<S>`) at most: an
+on-chip memory holds 256 elements (ON_CHIP_TYPE), and the most any kernel
+uses is 64 (sha256_block's stores of its round constants)."""
+DIGITS_MAX = 9
+"""A number of a name longer than this is past every limit above (and int()
+of thousands of digits would raise rather than compare)."""
+
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?$")
@@ -287,18 +316,49 @@ class ChessPreset:
                 f"{', '.join(mems) or 'no memory'}")
 
 
+GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>]"
+"""The names `parse_preset` reads (the module docstring says what each part means)."""
+LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
+          f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
+          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}")
+"""The grammar's limits in words (`loom adg --help` says the same; a test
+keeps the two equal)."""
+
+
+def _number(text: str) -> int:
+    """A number of a name; one of more than DIGITS_MAX digits reads as past every limit."""
+    return int(text) if len(text) <= DIGITS_MAX else 10 ** DIGITS_MAX
+
+
 def parse_preset(name: str) -> ChessPreset:
+    """The preset a name of the grammar describes; a name past the grammar's
+    limits (LIMITS) is refused here, in one line, before anything is built."""
     m = _NAME.match(name)
     if m is None:
         raise LoomError(f"unknown ADG preset '{name}' (see loom adg --list)")
-    rows, cols, tracks = int(m[1]), int(m[2]), int(m[3] or 1)
-    given = [int(g) for g in m.groups()[3:9] if g]
+    rows, cols, tracks = _number(m[1]), _number(m[2]), _number(m[3] or "1")
+    given = [_number(g) for g in m.groups()[3:9] if g]
     if min(rows, cols, tracks) < 1 or any(v < 1 for v in given):
         raise LoomError(f"ADG preset '{name}': sizes, tracks and counts must be at least 1")
-    fanin = int(m[11] or MAX_SWITCH_PORTS)
+    if max(rows, cols) > MESH_MAX:
+        raise LoomError(f"ADG preset '{name}': a mesh has at most {MESH_MAX} rows and "
+                        f"{MESH_MAX} columns ({m[1]}x{m[2]})")
+    if tracks > TRACKS_MAX:
+        raise LoomError(f"ADG preset '{name}': at most {TRACKS_MAX} tracks (-t{m[3]}): a "
+                        f"switch has at most {MAX_SWITCH_PORTS} ports")
+    for kind, k in (("ext", 4), ("mem", 7)):
+        count, loads, stores = m[k], m[k + 1], m[k + 2]
+        if count and _number(count) > MEMORIES_MAX:
+            raise LoomError(f"ADG preset '{name}': at most {MEMORIES_MAX} memories of a kind "
+                            f"(-{kind}{count})")
+        if any(g and _number(g) > LANES_MAX for g in (loads, stores)):
+            raise LoomError(f"ADG preset '{name}': a memory has at most {LANES_MAX} load "
+                            f"lanes and {LANES_MAX} store lanes (-{kind}{count}x{loads}"
+                            + (f"s{stores})" if stores else ")"))
+    fanin = _number(m[11] or str(MAX_SWITCH_PORTS))
     if not 2 <= fanin <= MAX_SWITCH_PORTS:
         raise LoomError(f"ADG preset '{name}': a bridge switch takes 2 to {MAX_SWITCH_PORTS} "
-                        f"lanes (-b{fanin})")
+                        f"lanes (-b{m[11]})")
     ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
                     if m[k + 1] else MemoryGroup() for k in (3, 6))
     return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]))
@@ -439,5 +499,6 @@ def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset,
     b.viz.place(spec.name, x, 80 + CHESS_STEP * (k // 2 + 0.5) + 200.0 * (k % 2))
 
 
-__all__ = ["ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets",
+__all__ = ["GRAMMAR", "LANES_MAX", "LIMITS", "MEMORIES_MAX", "MESH_MAX", "TRACKS_MAX",
+           "ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets",
            "tracks_for"]
