@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
 from loom.fabric.rtl.modules import component
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
@@ -113,7 +114,7 @@ def fabric_area(name: str, rtl: FabricRtl, synth: Synth, top: bool = True) -> Pr
     sliced = {s.name: s for s in rtl.layout.slices}
     children: dict[str, tuple[str, list[str]]] = {}   # module -> (label, files)
     counts: dict[str, int] = {}
-    for node in rtl.graph.nodes:
+    for node in rtl.view.nodes:
         comp = component(node, sliced.get(node.name))
         children.setdefault(comp.module, (f"{node.kind} {node.name}",
                                           [f"{m.name}.sv" for m in comp.files]))
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * 96)
     for name in args.presets:
         print(f"{name}:", file=sys.stderr, flush=True)
-        rtl = fabric_rtl(preset(name).build(), name)
+        rtl = fabric_rtl(adg_view(preset(name).build()), name)
         area = fabric_area(name, rtl, synth, not args.no_top)
         for row in area.rows + ([area.own] if area.own else []):
             print(f"{name:20} {row.what:44} {row.count:5d} {row.cells:9d} {row.ffs:7d}")

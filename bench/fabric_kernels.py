@@ -47,10 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabric_area import WORK as AREA_WORK, Synth, fabric_area
-from loom.cli import build_parser
+from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
 from loom.fabric.rtl.top import fabric_rtl
-from loom.inputs import prepare
+from loom.inputs import KernelSource, prepare
+from loom.mapper.kernel_map import MapRequest
 from loom.sim import fabric_flow, profiles
 from loom.sim.flow import run_seed, setup
 from loom.sim.runner import file_lock
@@ -89,16 +90,11 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _sim_args(kernel: str, out: Path, adg: str | None) -> argparse.Namespace:
-    """`loom sim K [--adg A] --ideal -o out`, parsed as the command line would be."""
-    argv = ["sim", kernel, "--ideal", "-o", str(out)] + (["--adg", adg] if adg else [])
-    return build_parser().parse_args(argv)
 
 
 def fabric_run(kernel: str, adg: str) -> tuple[int, Run]:
     """Config words and the ideal run on the fabric (as fabric_sim_main drives it)."""
-    args = _sim_args(kernel, WORK / kernel / "fabric", adg)
-    s = fabric_flow.setup(args)
+    s = fabric_flow.setup(MapRequest(KernelSource(kernel, out_dir=WORK / kernel / "fabric"), adg))
     r = fabric_flow.run(s, profiles.IDEAL)
     return len(s.words), Run(r.passed, r.report["cycles"], s.build_seconds,
                              r.report["seconds"]["simulate"], r.problems)
@@ -106,8 +102,7 @@ def fabric_run(kernel: str, adg: str) -> tuple[int, Run]:
 
 def direct_run(kernel: str) -> Run:
     """The kernel's own RTL under the ideal profile (as sim_main drives it)."""
-    args = _sim_args(kernel, WORK / kernel / "direct", None)
-    s = setup(prepare(args), args.top)
+    s = setup(prepare(KernelSource(kernel, out_dir=WORK / kernel / "direct")), None)
     r = run_seed(s, profiles.IDEAL)
     return Run(r.passed, r.report["cycles"], s.build_seconds,
                r.report["seconds"]["simulate"], r.problems)
@@ -128,7 +123,7 @@ def bench(kernel: str, adg: str, lock: Path | None) -> Row:
 
 def preset_area(adg: str, lock: Path | None) -> str:
     """bench/fabric_area.py's total for the preset (cached Yosys runs)."""
-    total = fabric_area(adg, fabric_rtl(preset(adg).build(), adg), Synth(AREA_WORK, lock)).total
+    total = fabric_area(adg, fabric_rtl(adg_view(preset(adg).build()), adg), Synth(AREA_WORK, lock)).total
     return f"{total.cells} cells, {total.ffs} FFs (bench/fabric_area.py's total)"
 
 

@@ -25,20 +25,19 @@ from xdsl.ir import Operation
 from loom.diagnostics import LoomError
 from loom.fabric.presets import preset, presets
 from loom.mapper.checks import check
-from loom.mapper.command import _kernel_body  # noqa: PLC2701 (the command's compile step)
+from loom.inputs import KernelSource
+from loom.mapper.kernel_map import compile_for
 from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import map_stats
-from loom.mapper.sw_graph import sw_graph
+from loom.mapper.dfg_graph import dfg_graph
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 SMALL_OPS, SMALL_SECONDS, ANY_SECONDS = 150, 20.0, 120.0
 
 
 def _compile(kernel: Path, fanin: int, out: Path) -> Operation:
-    args = argparse.Namespace(kernel=str(kernel), top=None, include_dirs=[], defines=[],
-                              out_dir=str(out), bundle=None)
-    func, _ = _kernel_body(args, fanin, need_bundle=False)
+    func, _ = compile_for(KernelSource(str(kernel), out_dir=out), fanin, need_bundle=False)
     return func
 
 
@@ -83,7 +82,7 @@ def main() -> int:
                 except LoomError as err:
                     why = f"compile: {err.message}"
                     break
-                short = shortfall(sw_graph(func.regions[0].block), capacity, target)
+                short = shortfall(dfg_graph(func.regions[0].block), capacity, target)
                 if short is not None:  # as `--adg auto`: skipped unbuilt
                     why, adg = short.message, target
                     continue

@@ -23,6 +23,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 
 from loom.fabric.config_layout import FabricLayout
+from loom.fabric.adg_view import adg_view
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.ir import parse
 from loom.sim.runner import UNOPTIMIZED_MAKEFLAGS
@@ -81,9 +82,9 @@ def wrapper(rtl: FabricRtl, top: str) -> str:
 def _port_widths(rtl: FabricRtl) -> dict[str, int]:
     from loom.fabric.rtl.graph import wire_width
     from xdsl.dialects.builtin import MemRefType
-    widths = {f"in{k}": wire_width(a.type) for k, a in enumerate(rtl.graph.args)
+    widths = {f"in{k}": wire_width(a.type) for k, a in enumerate(rtl.view.args)
               if not isinstance(a.type, MemRefType)}
-    widths |= {f"out{i}": wire_width(v.type) for i, v in enumerate(rtl.graph.results)}
+    widths |= {f"out{i}": wire_width(v.type) for i, v in enumerate(rtl.view.results)}
     return widths
 
 
@@ -126,7 +127,7 @@ def run_fabric(name: str, adg_text: str, make_case: MakeCase, seed: int = 1,
                profiles: Sequence[Profile] = PROFILES) -> list[FabricCase]:
     """Runs `episodes` random configurations (cycling through `profiles`) on
     the fabric of `adg_text`; AssertionError names the first divergence."""
-    rtl = fabric_rtl(load_adg(adg_text, f"{name}.fabric.mlir"), name)
+    rtl = fabric_rtl(adg_view(load_adg(adg_text, f"{name}.fabric.mlir")), name)
     build = FabricBuild(name, rtl)
     build.build()
     widths = _port_widths(rtl)

@@ -18,6 +18,36 @@ from loom.lowering import lower
 from loom.lowering.dfg_input import is_dfg_file, prepare_dfg
 
 
+@dataclass(frozen=True)
+class KernelSource:
+    """A kernel and how to compile it: the library's form of the CLI's kernel flags."""
+
+    kernel: str
+    """A .c, .scf.mlir or .dfg.mlir file, or a name in kernels/."""
+    top: str | None = None
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    out_dir: Path | None = None
+    """Default gen/<name>."""
+    bundle: Path | None = None
+    """A user's bundle (default: the native run's, or <name>.bundle.json beside MLIR)."""
+    max_join_fanin: int = 64
+    flat_memrefs: bool = False
+    """One index per access (a fabric memory has one address port per lane)."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> KernelSource:
+        """The kernel flags a command parsed (absent flags keep their defaults)."""
+        out = getattr(args, "out_dir", None)
+        bundle = getattr(args, "bundle", None)
+        return cls(args.kernel, getattr(args, "top", None),
+                   tuple(getattr(args, "include_dirs", None) or ()),
+                   tuple(getattr(args, "defines", None) or ()),
+                   Path(out) if out else None, Path(bundle) if bundle else None,
+                   64 if getattr(args, "max_join_fanin", None) is None else args.max_join_fanin,
+                   bool(getattr(args, "flat_memrefs", False)))
+
+
 @dataclass
 class Inputs:
     """What a command works on: the DFG (compiled or lowered as needed) and its bundle."""
@@ -34,15 +64,17 @@ class Inputs:
         return "the native run" if self.bundle_is_native else f"the bundle {self.bundle}"
 
 
-def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
+def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
     """Resolve K; compile a .c file, lower a .scf.mlir file; find the bundle."""
-    kernel = resolve_kernel(args.kernel)
+    kernel = resolve_kernel(source.kernel)
     name = kernel_name(kernel)
-    out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
-    given = Path(args.bundle) if getattr(args, "bundle", None) else None
+    out_dir = source.out_dir or Path("gen") / name
+    given = source.bundle
     if kernel.name.endswith(".c"):
-        arts = compile_kernel(kernel, args.top, args.include_dirs, args.defines, out_dir)
-        lower(arts.scf_mlir, arts.dfg_mlir, arts.top, args.max_join_fanin, _flat(args))
+        arts = compile_kernel(kernel, source.top, list(source.include_dirs),
+                              list(source.defines), out_dir)
+        lower(arts.scf_mlir, arts.dfg_mlir, arts.top, source.max_join_fanin,
+              source.flat_memrefs)
         return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,
                       bundle_is_native=given is None)
     bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
@@ -53,14 +85,9 @@ def prepare(args: argparse.Namespace, need_bundle: bool = True) -> Inputs:
         bundle = None
     if kernel.name.endswith(".scf.mlir"):
         dfg = out_dir / f"{name}.dfg.mlir"
-        lower(kernel, dfg, args.top, args.max_join_fanin, _flat(args))
+        lower(kernel, dfg, source.top, source.max_join_fanin, source.flat_memrefs)
         return Inputs(name, out_dir, dfg, bundle)
     if is_dfg_file(kernel):
         # LOOM's looser DFG form is normalized into out_dir (dfg_input.py).
         return Inputs(name, out_dir, prepare_dfg(kernel, out_dir, name), bundle)
     raise LoomError("expected a .c, .scf.mlir or .dfg.mlir file", Location(str(kernel)))
-
-
-def _flat(args: argparse.Namespace) -> bool:
-    """--flat-memrefs (loom map sets it: a fabric memory takes one address)."""
-    return bool(getattr(args, "flat_memrefs", False))

@@ -16,6 +16,7 @@ from loom.fabric.builder import MODULE_IN, MODULE_OUT, AdgBuilder, PortRef, bits
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory
 from loom.fabric.topology import SidePorts, chess_mesh
 from loom.ir import parse, print_module, verify_module
+from loom.fabric.adg_view import adg_view
 
 B = "!fabric.bits<64>"
 
@@ -304,6 +305,6 @@ def test_fifo_map_tag_and_on_chip_memory():
             "memrefType = memref<256xi64>, numRegion = 1] (") in text
     module = b.build()
     from loom.fabric.config_layout import fabric_layout
-    kinds = [s.kind for s in fabric_layout(module).slices]
+    kinds = [s.kind for s in fabric_layout(adg_view(module)).slices]
     assert kinds == ["spatial_sw", "fifo", "add_tag", "map_tag", "memory"]
     assert round_trips(text)

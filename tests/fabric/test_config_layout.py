@@ -19,12 +19,13 @@ from loom.fabric.config_layout import (
     join_mask,
 )
 from loom.ir import parse, verify_module
+from loom.fabric.adg_view import adg_view
 
 
 def layout_of(text: str) -> FabricLayout:
     parsed = parse(text, "adg.mlir")
     verify_module(parsed.module, "adg.mlir", parsed.op_positions)
-    return fabric_layout(parsed.module)
+    return fabric_layout(adg_view(parsed.module))
 
 
 # --- LOOM's reading of config words (after tests/unit/*/check.py) ------------------

@@ -14,6 +14,7 @@ from loom.fabric.presets import preset
 from loom.fabric.rtl.modules import component
 from loom.fabric.rtl.top import fabric_rtl
 from loom.rtl.gates import synthesize
+from loom.fabric.adg_view import adg_view
 
 pytestmark = pytest.mark.rtl
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -35,7 +36,7 @@ def _graph_counts(rtl) -> dict[str, int]:
     """Instances per component module, from the fabric graph (not from Yosys)."""
     sliced = {s.name: s for s in rtl.layout.slices}
     counts: dict[str, int] = {}
-    for node in rtl.graph.nodes:
+    for node in rtl.view.nodes:
         module = component(node, sliced.get(node.name)).module
         counts[module] = counts.get(module, 0) + 1
     return counts
@@ -43,7 +44,7 @@ def _graph_counts(rtl) -> dict[str, int]:
 
 def test_hierarchical_total_matches_the_flat_top(tmp_path):
     from fabric_area import Synth, fabric_area
-    rtl = fabric_rtl(load_adg(ADG), "area")
+    rtl = fabric_rtl(adg_view(load_adg(ADG)), "area")
     area = fabric_area("area", rtl, Synth(tmp_path, None))
     # the two switches share a module; a hop fifo on the one backward link
     # (s1 -> s0), none on the forward one (top.py's _hop_buffer)
@@ -62,7 +63,7 @@ def test_hierarchical_total_matches_the_flat_top(tmp_path):
 
 def _check_preset(tmp_path: Path, name: str) -> None:
     from fabric_area import Synth, fabric_area
-    rtl = fabric_rtl(preset(name).build(), name)
+    rtl = fabric_rtl(adg_view(preset(name).build()), name)
     area = fabric_area(name, rtl, Synth(tmp_path, None))
     counts = {r.what: r.count for r in area.rows}
     graph = _graph_counts(rtl)

@@ -6,6 +6,7 @@ under random input validity and output backpressure."""
 import pytest
 
 from loom.fabric.models.fifo import fifo
+from loom.fabric.adg_view import adg_view
 from tb.fabric_runner import FabricCase, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl
@@ -38,7 +39,7 @@ def make_case(rng, layout, n):
 def test_fifo_slices_follow_the_layout():
     from tb.fabric_runner import load_adg
     from loom.fabric.config_layout import fabric_layout
-    layout = fabric_layout(load_adg(ADG))
+    layout = fabric_layout(adg_view(load_adg(ADG)))
     # only bypassable fifos have a slice (LOOM's ConfigGen): one word each
     assert [(s.name, s.word_offset, s.word_count) for s in layout.slices] == [
         ("f3", 0, 1), ("f4", 1, 1)]

@@ -8,6 +8,7 @@ import pytest
 from loom.cli import main
 from loom.diagnostics import LoomError
 from loom.fabric.presets import preset, presets
+from loom.fabric import adg_file
 from loom.fabric.rtl.command import write_fabric_rtl
 from loom.fabric.rtl.top import fabric_rtl
 from loom.rtl.gates import lint, synthesize
@@ -20,6 +21,7 @@ import test_fabric_spatial_pe
 import test_fabric_spatial_sw
 import test_fabric_tags
 import test_fabric_temporal_sw
+from loom.fabric.adg_view import adg_view
 
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
                   "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
@@ -35,7 +37,7 @@ def _write(tmp_path: Path, text: str, name: str) -> Path:
 
 
 def _gate_files(tmp_path: Path, name: str):
-    arts = write_fabric_rtl(_write(tmp_path, COMPONENT_ADGS[name], name), name, tmp_path)
+    arts = write_fabric_rtl(adg_file.read_adg(_write(tmp_path, COMPONENT_ADGS[name], name), name), tmp_path)
     return arts, [p.name for p in arts.files]
 
 
@@ -69,9 +71,7 @@ PRESETS_SLOW = ["chess-4x4", "chess-8x8", "chess-16x16", "chess-16x16-t2", "ches
 def _lint_preset(tmp_path: Path, name: str) -> None:
     """Lint, then Verilate (lint misses UNOPTFLAT: design.md section 5)."""
     import subprocess
-    from loom.fabric.rtl.command import resolve_adg
-    adg, stem = resolve_adg(name, tmp_path)
-    arts = write_fabric_rtl(adg, stem, tmp_path)
+    arts = write_fabric_rtl(adg_file.load_adg(name, tmp_path), tmp_path)
     files = [p.name for p in arts.files]
     res = lint(tmp_path / "rtl", files, arts.rtl.top)
     assert res.ok, res.output
@@ -134,7 +134,7 @@ def test_files_and_file_list(tmp_path):
 
 
 def test_top_ports_follow_the_contract():
-    rtl = fabric_rtl(load_adg(test_fabric_spatial_sw.ADG), "sw")
+    rtl = fabric_rtl(adg_view(load_adg(test_fabric_spatial_sw.ADG)), "sw")
     top = rtl.modules[-1].text
     for port in ("input  logic cfg_valid", "output logic cfg_ready",
                  "input  logic [31:0] cfg_wdata", "input  logic cfg_last",
@@ -148,7 +148,7 @@ def test_top_ports_follow_the_contract():
 
 def test_extmemory_master_port_on_the_top():
     # the direct flow's memory protocol (templates/extmemory.sv.j2, tb/memory_agent.py)
-    rtl = fabric_rtl(load_adg(test_fabric_memory_rtl.ADG), "mems")
+    rtl = fabric_rtl(adg_view(load_adg(test_fabric_memory_rtl.ADG)), "mems")
     top = rtl.modules[-1].text
     for port in ("output logic ext_mem_req_valid", "input  logic ext_mem_req_ready",
                  "output logic [31:0] ext_mem_req_addr", "output logic [31:0] ext_mem_req_wdata",
@@ -206,7 +206,7 @@ def test_cli_refuses_with_one_line(tmp_path, capsys, text, message):
 
 def test_refusals_are_loom_errors():
     with pytest.raises(LoomError, match="not supported"):
-        fabric_rtl(load_adg(DECOMPOSABLE), "d")
+        fabric_rtl(adg_view(load_adg(DECOMPOSABLE)), "d")
 
 
 def test_names_become_identifiers():
@@ -218,10 +218,8 @@ def test_names_become_identifiers():
 def _switch_links(name: str, tmp_path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     """(every switch-to-switch link, the links with a hop buffer) of a preset's top."""
     import re
-    from loom.fabric.rtl.command import resolve_adg
-    adg, stem = resolve_adg(name, tmp_path)
-    arts = write_fabric_rtl(adg, stem, tmp_path)
-    graph = arts.rtl.graph
+    arts = write_fabric_rtl(adg_file.load_adg(name, tmp_path), tmp_path)
+    graph = arts.rtl.view
     producer = {id(r): n.name for n in graph.nodes if n.kind == "spatial_sw" for r in n.outputs}
     links, hop_of = set(), {}
     for n in graph.nodes:

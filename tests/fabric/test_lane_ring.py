@@ -14,6 +14,7 @@ from loom.fabric.presets import SCALAR_INPUTS, preset
 from loom.fabric.topology import spread
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.bridges import port_links, request_lanes, response_lanes
+from loom.fabric.adg_view import adg_view
 
 SIZE = 8
 RING = f"chess-{SIZE}x{SIZE}-t2-ext2x3s2-mem1x1s20-ring"
@@ -22,7 +23,7 @@ RING = f"chess-{SIZE}x{SIZE}-t2-ext2x3s2-mem1x1s20-ring"
 
 @pytest.fixture(scope="module")
 def ring() -> AdgGraph:
-    return flatten(preset(RING).build())
+    return flatten(adg_view(preset(RING).build()))
 
 
 def _lane_switches(g: AdgGraph) -> dict[tuple[str, str, int], str]:
@@ -86,7 +87,7 @@ def test_scalar_ports_stay_where_the_two_sided_preset_has_them(ring):
         assert len(ins) == SCALAR_INPUTS   # memrefs are no nodes
         return [g.nodes[g.ports[sinks[n.outputs[0]][0]].node].name for n in ins]
     at = scalar_switches(ring)
-    assert at == scalar_switches(flatten(preset(RING.removesuffix("-ring")).build()))
+    assert at == scalar_switches(flatten(adg_view(preset(RING.removesuffix("-ring")).build())))
     assert [at.count(f"sw_0_{c}") for c in range(SIZE + 1)] == spread(SCALAR_INPUTS, SIZE + 1)
 
 

@@ -14,6 +14,7 @@ from loom.fabric.builder import AdgBuilder, bits
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_memory, lane_count
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.bridges import port_links, request_lanes, response_lanes
+from loom.fabric.adg_view import adg_view
 
 
 def _bridged(spec: ExtMemorySpec) -> AdgGraph:
@@ -24,7 +25,7 @@ def _bridged(spec: ExtMemorySpec) -> AdgGraph:
     responses = [b.add_output(f"rs{k}", bits(spec.width))
                  for k in range(lane_count(spec.response_lanes))]
     attach_memory(b, spec, requests, responses)
-    return flatten(b.build())
+    return flatten(adg_view(b.build()))
 
 
 def _switch_ports(g: AdgGraph) -> list[tuple[str, int, int]]:

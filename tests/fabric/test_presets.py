@@ -13,9 +13,10 @@ from loom.diagnostics import LoomError
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric.config_layout import fabric_layout
 from loom.fabric.presets import JOIN_FANIN, MemoryGroup, parse_preset, preset, presets
-from loom.fabric.summary import max_join_fanin, summarize
+from loom.fabric.summary import summarize
 from loom.ir import parse, print_module, verify_module
 from loom.lowering.region import ARITH_OPS
+from loom.fabric.adg_view import adg_view
 
 SMALL = [p.name for p in presets() if p.rows <= 8]
 LARGE = [p.name for p in presets() if p.rows > 8]
@@ -103,15 +104,15 @@ def _loom_word_count(module: ModuleOp) -> int:
 def test_preset_parses_verifies_round_trips(name, tmp_path):
     _, module = _written(name, tmp_path)
     _round_trips(module)
-    assert fabric_layout(module).word_count == _loom_word_count(module)
-    assert summarize(module).config_words == _loom_word_count(module)
+    assert fabric_layout(adg_view(module)).word_count == _loom_word_count(module)
+    assert summarize(adg_view(module)).config_words == _loom_word_count(module)
 
 
 @pytest.mark.parametrize("name", _marked(LARGE))
 def test_large_preset_parses_verifies_round_trips(name, tmp_path):
     _, module = _written(name, tmp_path)
     _round_trips(module)
-    assert fabric_layout(module).word_count == _loom_word_count(module)
+    assert fabric_layout(adg_view(module)).word_count == _loom_word_count(module)
 
 
 def _pe_ops(module: ModuleOp) -> dict[str, list[set[str]]]:
@@ -155,8 +156,8 @@ def test_grid_names_and_join_fanin(tmp_path):
     names = {op.attributes["sym_name"].data for op in module.walk() if op.name == "fabric.instance"}
     assert {f"pe_{r}_{c}" for r in range(2) for c in range(2)} <= names
     assert {f"sw_{r}_{c}" for r in range(3) for c in range(3)} <= names
-    assert max_join_fanin(module) == 4
-    summary = summarize(module)
+    assert adg_view(module).max_join_fanin == 4
+    summary = summarize(adg_view(module))
     assert summary.components == {"spatial_pe": 4, "spatial_sw": 11, "temporal_sw": 4,
                                   "extmemory": 2, "add_tag": 8, "del_tag": 10}
     assert (summary.inputs, summary.memref_inputs, summary.outputs) == (10, 2, 4)
@@ -204,7 +205,7 @@ def test_preset_names():
 
 
 # --- widths: every op our lowering emits for C integer kernels has a unit --------------
-# The mapper's width rule (mapper/techmap.py) binds compares, division, right
+# The mapper's width rule (mapper/port_types.py) binds compares, division, right
 # shifts, casts, streams and conditions only to units of the exact width, and
 # index only to index. The signatures below are written from C's types (int is
 # i32, long i64, char/short i8/i16 widened for arithmetic, _Bool i1, array
@@ -253,7 +254,7 @@ C_INT_SIGNATURES = [
 
 
 def _ops(line: str, args: str) -> list[Operation]:
-    from loom.mapper.techmap import mapped_ops
+    from loom.mapper.dfg_ops import mapped_ops
     text = (f"module {{\n  handshake.func @k({args}) -> () {{\n    {line}\n"
             "    handshake.return\n  }\n}\n")
     func = next(iter(parse(text, "k.dfg.mlir").module.ops))
@@ -262,13 +263,14 @@ def _ops(line: str, args: str) -> list[Operation]:
 
 @pytest.fixture(scope="module")
 def chess_2x2_units():
-    from loom.mapper.techmap import hw_units
-    return hw_units(preset("chess-2x2").build())
+    from loom.mapper.inventory import hw_units
+    return hw_units(adg_view(preset("chess-2x2").build()))
 
 
 @pytest.mark.parametrize("line, args", C_INT_SIGNATURES)
 def test_smallest_preset_hosts_each_c_integer_width(chess_2x2_units, line, args):
-    from loom.mapper.techmap import candidates, describe
+    from loom.mapper.dfg_ops import describe
+    from loom.mapper.matching import candidates
     (op,) = _ops(line, args)
     assert candidates(op, chess_2x2_units), describe(op)
 
@@ -276,7 +278,7 @@ def test_smallest_preset_hosts_each_c_integer_width(chess_2x2_units, line, args)
 def test_no_unit_for_widths_no_c_kernel_has(chess_2x2_units):
     # the exact-width rule is what made the widths above necessary: an i16
     # division has no unit (C promotes shorts to int before dividing)
-    from loom.mapper.techmap import candidates
+    from loom.mapper.matching import candidates
     (op,) = _ops("%r = arith.divsi %a, %b : i16", "%a: i16, %b: i16")
     assert not candidates(op, chess_2x2_units)
 
@@ -292,7 +294,8 @@ COVER_SLOW = ["collatz", "elementwise_minmax", "insertion_sort", "crc16", "factm
                                           for n in COVER_SLOW])
 def test_every_lowered_op_of_a_kernel_has_a_unit(compiled, chess_2x2_units, tmp_path, name):
     from loom.lowering.pipeline import lower_file
-    from loom.mapper.techmap import candidates, describe, mapped_ops
+    from loom.mapper.dfg_ops import describe, mapped_ops
+    from loom.mapper.matching import candidates
     arts = compiled(name)
     dfg = tmp_path / f"{name}.dfg.mlir"
     lower_file(arts.scf_mlir, dfg, arts.top, max_join_fanin=JOIN_FANIN)
@@ -308,7 +311,7 @@ def test_store_lanes_reach_the_extmemory(tmp_path):
     text, module = _written("chess-8x8-ext4x4s2", tmp_path)
     assert len([op for op in module.walk() if op.name == "fabric.extmemory"]) == 4
     assert text.count("ldCount = 4, stCount = 2,") == 4
-    summary = summarize(module)
+    summary = summarize(adg_view(module))
     # per memory: add_tag per request lane (4 ld_addr + 2 st_addr + 2 st_data),
     # del_tag per response lane (4 ld_data + 4 ld_done + 2 st_done)
     assert (summary.components["add_tag"], summary.components["del_tag"]) == (4 * 8, 4 * 10)
@@ -356,7 +359,7 @@ def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
     assert "(!fabric.tagged<!fabric.bits<64>, i2>, !fabric.tagged<!fabric.bits<64>, i2>, " \
         "!fabric.tagged<!fabric.bits<64>, i2>) -> (!fabric.tagged<!fabric.bits<64>, i2>, " \
         "!fabric.tagged<!fabric.bits<64>, i2>, !fabric.tagged<!fabric.bits<64>, i2>)" in text
-    summary = summarize(module)
+    summary = summarize(adg_view(module))
     # per memory: add_tag per request lane (2 ld_addr + 3 st_addr + 3 st_data),
     # del_tag per response lane (2 ld_data + 2 ld_done + 3 st_done)
     assert (summary.components["memory"], summary.components["extmemory"]) == (2, 1)

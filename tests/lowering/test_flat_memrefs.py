@@ -11,12 +11,14 @@ from xdsl.dialects.builtin import MemRefType
 from loom.cli import main
 from loom.diagnostics import LoomError
 from loom.fabric.presets import preset
-from loom.fabric.summary import max_join_fanin
 from loom.golden.run import find_func, run_dfg
 from loom.ir import load_module, parse_module
 from loom.lowering import lower
 from loom.lowering.pipeline import lower_module
-from loom.mapper.techmap import candidates, describe, hw_units, mapped_ops
+from loom.mapper.dfg_ops import describe, mapped_ops
+from loom.mapper.inventory import hw_units
+from loom.mapper.matching import candidates
+from loom.fabric.adg_view import adg_view
 
 ROOT = Path(__file__).resolve().parents[2]
 MULTI_INDEX_KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.c")
@@ -43,8 +45,8 @@ def chess_2x2():
     """(join fan-in, one unit of each kind): chess-2x2 holds every kind of unit the
     presets have (fabric/presets.py)."""
     module = preset("chess-2x2").build()
-    units = {id(u.definition): u for u in hw_units(module)}
-    return max_join_fanin(module), list(units.values())
+    units = {id(u.definition): u for u in hw_units(adg_view(module))}
+    return adg_view(module).max_join_fanin, list(units.values())
 
 
 @pytest.mark.parametrize("name", MULTI_INDEX_KERNELS)

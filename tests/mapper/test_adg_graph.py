@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from loom.ir import parse, verify_module
 from loom.mapper.adg_graph import AdgEdge, flatten
+from loom.fabric.adg_view import adg_view
 
 B = "!fabric.bits<32>"
 ADG = f"""\
@@ -32,7 +33,7 @@ module {{
 def _graph():
     parsed = parse(ADG, "a.fabric.mlir")
     verify_module(parsed.module, "a.fabric.mlir", parsed.op_positions)
-    return flatten(parsed.module)
+    return flatten(adg_view(parsed.module))
 
 
 def test_nodes_and_ports_in_loom_order():
@@ -65,7 +66,7 @@ def test_hops_only_inside_routing_nodes_by_connectivity():
 
 def test_tag_bridges_are_one_to_one_routing_nodes():
     from loom.fabric.presets import preset
-    g = flatten(preset("chess-2x2-ext2x2").build())
+    g = flatten(adg_view(preset("chess-2x2-ext2x2").build()))
     tags = [n for n in g.nodes if n.kind in ("add_tag", "del_tag", "map_tag")]
     assert tags and all(n.resource_class == "routing" for n in tags)
     # LOOM's auto names count per kind in body order

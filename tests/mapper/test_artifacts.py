@@ -18,6 +18,7 @@ from loom.ir import parse
 from loom.mapper.artifacts import write_artifacts
 from loom.mapper.config_files import read_config_bin
 from loom.mapper.mapping import map_dfg
+from loom.fabric.adg_view import adg_view
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 from tests.mapper.test_placement import _body
 
@@ -25,8 +26,8 @@ from tests.mapper.test_placement import _body
 def _map_case(case: str, tmp_path: Path, dfg: str = "dfg"):
     body = _body(_mirror_file(f"tests/unit/{case}/{dfg}.mlir"))
     module = parse(_mirror_file(f"tests/unit/{case}/fabric.mlir"), "fabric.mlir").module
-    m = map_dfg(body, module, seed=0)
-    return m, write_artifacts(m, module, tmp_path, f"{dfg}.fabric")
+    m = map_dfg(body, adg_view(module), seed=0)
+    return m, write_artifacts(m, adg_view(module), tmp_path, f"{dfg}.fabric")
 
 
 @needs_mirror
@@ -128,8 +129,8 @@ def test_two_load_lanes_share_a_tagged_memory_through_its_bridges(tmp_path):
     # output k; the region spans lanes [0, 2) (loom-fabric-notes.md 4.5).
     from loom.fabric.presets import preset
     module = preset("chess-2x2-ext2x2").build()
-    m = map_dfg(_body(TWO_LOADS), module, seed=0)
-    written = write_artifacts(m, module, tmp_path, "two.chess-2x2-ext2x2")
+    m = map_dfg(_body(TWO_LOADS), adg_view(module), seed=0)
+    written = write_artifacts(m, adg_view(module), tmp_path, "two.chess-2x2-ext2x2")
     assert m.ok and written.violations == []
     g = m.adg
     mem = g.nodes[m.placement.chosen[7].hw_node]  # node 7: the extmemory (after 5 args, 2 loads)

@@ -12,22 +12,23 @@ from loom.dialects.fabric_types import BitsType
 from loom.mapper.checks import check
 from loom.mapper.config_values import fabric_config
 from loom.mapper.mapping import map_dfg
+from loom.fabric.adg_view import adg_view
 from tests.mapper.test_placement import ADD, _adg_module, _body
 
 
 def _mapped(text: str = ADD):
     module = _adg_module()
-    m = map_dfg(_body(text), module, seed=0)
+    m = map_dfg(_body(text), adg_view(module), seed=0)
     return m, module
 
 
 def _labels(m, module, config=None) -> list[str]:
-    return [v.line() for v in check(m, module, config)]
+    return [v.line() for v in check(m, adg_view(module), config)]
 
 
 def test_a_legal_mapping_has_no_violation():
     m, module = _mapped()
-    assert m.ok and _labels(m, module, fabric_config(m, module)) == []
+    assert m.ok and _labels(m, module, fabric_config(m, adg_view(module))) == []
 
 
 def test_c1_unplaced_node_and_wrong_unit():
@@ -68,7 +69,7 @@ def test_c6_a_value_the_slice_cannot_encode():
     o = m.placement.chosen[2]
     bad = replace(o.candidate, fields=(("fu.0.value", 7),))  # fu_add has no payload
     m.placement.chosen[2] = replace(o, candidate=bad)
-    labels = _labels(m, module, fabric_config(m, module))
+    labels = _labels(m, module, fabric_config(m, adg_view(module)))
     assert any(x.startswith("C6: slice pe_0:") and "no config field fu.0.value" in x
                for x in labels)
 

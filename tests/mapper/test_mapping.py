@@ -5,12 +5,12 @@ makes the wires through crowded ports longer."""
 from __future__ import annotations
 
 from loom.fabric.presets import preset
-from loom.fabric.summary import max_join_fanin
 from loom.mapper import mapping
 from loom.mapper.checks import check
 from loom.mapper.mapping import REPAIRS, ROUNDS, edge_nets, map_dfg
 from loom.mapper.router import route, searcher
 from loom.mapper.sites import site_of
+from loom.fabric.adg_view import adg_view
 from tests.mapper.test_placement import ADD, _body
 from tests.mapper.test_precheck import kernel_func
 
@@ -34,7 +34,7 @@ def test_the_result_is_the_best_round_with_the_placement_it_routed(monkeypatch):
         return r
 
     monkeypatch.setattr(mapping, "route", worsening)
-    m = map_dfg(_body(MULADD), preset("chess-2x2").build(), seed=0)
+    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0)
     assert len(calls) == 1 + sum(r.rounds for r in REPAIRS)
     assert (m.rounds, len(m.overused)) == (1, 1)
     # the kept placement is the one that round routed: the (deterministic)
@@ -64,7 +64,7 @@ def test_a_round_budget_cuts_the_repairs_or_stretches_the_last(monkeypatch):
     module = preset("chess-2x2").build()
     for budget in (1, 3, ROUNDS, 25):
         calls.clear()
-        m = map_dfg(_body(MULADD), module, seed=0, rounds=budget)
+        m = map_dfg(_body(MULADD), adg_view(module), seed=0, rounds=budget)
         assert len(calls) == budget and not m.ok
     assert ROUNDS == 1 + sum(r.rounds for r in REPAIRS)
     assert [(r.rounds, r.heat) for r in mapping.repairs(25)] == [
@@ -76,7 +76,7 @@ def test_an_edge_failing_every_round_weighs_at_most_max_weight(monkeypatch):
     # every round fails on the same net: doubled without bound its edges
     # would weigh 2**7 after the cool repair's seven rounds
     _failing_rounds(monkeypatch)
-    m = map_dfg(_body(MULADD), preset("chess-2x2").build(), seed=0)
+    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0)
     assert max(m.problem.weights) == mapping.MAX_WEIGHT
     assert mapping.REWEIGHT ** REPAIRS[-1].rounds > mapping.MAX_WEIGHT
 
@@ -84,9 +84,9 @@ def test_an_edge_failing_every_round_weighs_at_most_max_weight(monkeypatch):
 def test_a_kernel_that_fits_maps_the_same_under_a_larger_budget(tmp_path):
     # shifts fits in round 2 (below): rounds after the one that fits are never routed
     module = preset("chess-8x8-ext4").build()
-    func = kernel_func("shifts", tmp_path, max_join_fanin(module))
-    short = map_dfg(func.regions[0].block, module, seed=0)
-    long = map_dfg(func.regions[0].block, module, seed=0, rounds=40)
+    func = kernel_func("shifts", tmp_path, adg_view(module).max_join_fanin)
+    short = map_dfg(func.regions[0].block, adg_view(module), seed=0)
+    long = map_dfg(func.regions[0].block, adg_view(module), seed=0, rounds=40)
     assert short.ok and (long.rounds, long.paths, long.placement.chosen) == (
         short.rounds, short.paths, short.placement.chosen)
 
@@ -108,7 +108,7 @@ def test_a_port_shared_through_a_round_lengthens_every_wire_through_it(monkeypat
     cool = next(r for r in REPAIRS if r.congestion)
     monkeypatch.setattr(mapping, "REPAIRS", (cool,))
     monkeypatch.setattr(mapping, "route", crowded)
-    m = map_dfg(_body(MULADD), preset("chess-2x2").build(), seed=0)
+    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0)
     assert len(calls) > 1  # repaired (until no edge runs through the port)
     node = m.adg.ports[calls[0]].node
     assert m.adg.nodes[node].kind == "module_in"
@@ -125,10 +125,10 @@ def test_a_kernel_the_reheated_repair_fits_maps_in_its_first_round(tmp_path):
     # congestion-guided rounds alone do not within their budget: they come
     # second)
     module = preset("chess-8x8-ext4").build()
-    func = kernel_func("shifts", tmp_path, max_join_fanin(module))
-    m = map_dfg(func.regions[0].block, module, seed=0)
+    func = kernel_func("shifts", tmp_path, adg_view(module).max_join_fanin)
+    m = map_dfg(func.regions[0].block, adg_view(module), seed=0)
     assert m.ok and m.rounds == 2
-    assert check(m, module) == []
+    assert check(m, adg_view(module)) == []
 
 
 def test_each_round_reports_its_stage_and_the_tick_changes_nothing(monkeypatch):
@@ -137,8 +137,8 @@ def test_each_round_reports_its_stage_and_the_tick_changes_nothing(monkeypatch):
     _failing_rounds(monkeypatch)
     module = preset("chess-2x2").build()
     heard: list[str] = []
-    m = map_dfg(_body(MULADD), module, seed=0, rounds=3, tick=heard.append)
-    silent = map_dfg(_body(MULADD), module, seed=0, rounds=3)
+    m = map_dfg(_body(MULADD), adg_view(module), seed=0, rounds=3, tick=heard.append)
+    silent = map_dfg(_body(MULADD), adg_view(module), seed=0, rounds=3)
     assert (m.placement.chosen, m.paths) == (silent.placement.chosen, silent.paths)
     said = "\n".join(heard)
     for k in (1, 2, 3):

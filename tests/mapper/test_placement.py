@@ -14,7 +14,8 @@ from loom.lowering.dfg_input import normalize_module
 from loom.mapper.annealing import anneal
 from loom.mapper.mapping import map_dfg
 from loom.mapper.placement import build_problem, construct, total_cost
-from loom.mapper.sw_graph import sw_graph
+from loom.mapper.dfg_graph import dfg_graph
+from loom.fabric.adg_view import adg_view
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 from tests.mapper.test_adg_graph import _graph
 from tests.mapper.test_precheck import kernel_func
@@ -45,7 +46,7 @@ def test_hand_worked_add_places_and_routes_as_derived_by_hand():
     # a, b bind first-fit to module inputs 0, 1; the add has one host
     # (fu_add); a reaches fu_add's input 0 through sw input 0 -> output 0
     # (its only route), b its input 1 through sw input 1 -> output 1
-    m = map_dfg(_body(ADD), _adg_module(), seed=0)
+    m = map_dfg(_body(ADD), adg_view(_adg_module()), seed=0)
     assert m.ok
     g = m.adg
     assert [g.nodes[o.hw_node].name for o in m.placement.chosen] == [
@@ -57,12 +58,12 @@ def test_a_value_on_both_inputs_of_one_unit_needs_a_switch_broadcast():
     # muli(b, b): b enters sw input 1 and branches there to outputs 0 and 1
     # (PE inputs 0 and 1); a PE input never feeds two unit inputs
     text = ADD.replace("arith.addi %a, %b", "arith.muli %b, %b")
-    m = map_dfg(_body(text), _adg_module(), seed=0)
+    m = map_dfg(_body(text), adg_view(_adg_module()), seed=0)
     assert m.ok
     assert m.paths[:2] == [[1, 3, 4, 9], [1, 3, 5, 10]]  # a is unused: no edge
     # muli(a, a): a reaches only switch output 0, so its second use is unroutable
     m = map_dfg(_body(ADD.replace("arith.addi %a, %b", "arith.muli %a, %a")),
-                _adg_module(), seed=0)
+                adg_view(_adg_module()), seed=0)
     assert not m.ok and None in m.paths
 
 
@@ -81,7 +82,7 @@ module {
 }
 """
     module = preset("chess-4x4").build()
-    problem = build_problem(sw_graph(_body(text)), flatten(module), module)
+    problem = build_problem(dfg_graph(_body(text)), flatten(adg_view(module)), adg_view(module))
     rng = random.Random(5)
     first = construct(problem, rng)
     before = total_cost(problem, first)
@@ -96,7 +97,7 @@ def test_loom_unit_cases_map_and_same_seed_gives_same_result(tmp_path):
     for case in ("sw1-pe1", "function-unit-configs", "dataflow-flowops", "dataflow-invariant",
                  "spatial-pe-disable", "sw2-pe1-extmem1", "memory-loadstore"):
         dfg = _body(_mirror_file(f"tests/unit/{case}/dfg.mlir"))
-        adg = parse(_mirror_file(f"tests/unit/{case}/fabric.mlir"), "f.mlir").module
+        adg = adg_view(parse(_mirror_file(f"tests/unit/{case}/fabric.mlir"), "f.mlir").module)
         first = map_dfg(dfg, adg, seed=7)
         assert first.ok, case
         again = map_dfg(dfg, adg, seed=7)
@@ -111,7 +112,7 @@ def test_loom_invalid_cases_do_not_map():
     for case in ("spatial-pe-exclusive-invalid", "pe-transit-invalid",
                  "non-switch-broadcast-invalid"):
         dfg = _body(_mirror_file(f"tests/unit/{case}/dfg.mlir"))
-        adg = parse(_mirror_file(f"tests/unit/{case}/fabric.mlir"), "f.mlir").module
+        adg = adg_view(parse(_mirror_file(f"tests/unit/{case}/fabric.mlir"), "f.mlir").module)
         assert not map_dfg(dfg, adg, seed=0).ok, case
 
 
@@ -127,7 +128,7 @@ def test_a_tagged_lane_is_estimated_to_its_own_bridge_end(tmp_path):
     name = "chess-8x8-ext6x6s3"
     module = preset(name).build()
     func = kernel_func("clamp", tmp_path)
-    problem = build_problem(sw_graph(func.regions[0].block), flatten(module), module)
+    problem = build_problem(dfg_graph(func.regions[0].block), flatten(adg_view(module)), adg_view(module))
     sw, adg = problem.sw, problem.adg
     memory = next(n.id for n in sw.nodes if n.kind == "memory" and memory_lanes(n.op)[1] == 3)
     into = [e for e in sw.edges if e.dst == memory and not e.is_memref]

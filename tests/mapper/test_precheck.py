@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from loom.cli import build_parser, main
+from loom.cli import main
 from loom.fabric.presets import preset
 from loom.ir import parse
 from loom.lowering.dfg_input import normalize_module
-from loom.mapper import command
+from loom.inputs import KernelSource
+from loom.mapper import kernel_map
+from loom.mapper.kernel_map import compile_for
 from loom.mapper.mapping import map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, module_capacity, shortfall
-from loom.mapper.sw_graph import sw_graph
-from loom.mapper.techmap import fabric_top, hw_memories
+from loom.mapper.dfg_graph import dfg_graph
+from loom.fabric.adg_view import adg_view
+from loom.mapper.inventory import hw_memories
 from tests.mapper.test_map_command import MUL3
 
 
@@ -27,20 +30,18 @@ def _body(text: str):
 
 def kernel_func(kernel: str, out_dir, fanin: int = 4):
     """The handshake.func of kernels/<kernel>.c as `loom map` compiles it."""
-    args = build_parser().parse_args(["map", kernel, "--adg", "auto", "-o", str(out_dir)])
-    args.bundle = None
-    func, _ = command._kernel_body(args, fanin, need_bundle=False)
+    func, _ = compile_for(KernelSource(kernel, out_dir=out_dir), fanin, need_bundle=False)
     return func
 
 
 def _sw(text: str):
-    return sw_graph(_body(text))
+    return dfg_graph(_body(text))
 
 
 @pytest.mark.parametrize("name", ["chess-2x2", "chess-4x4-ext2x2", "chess-8x8-ext6x6s3",
                                   "chess-2x2-ext1-mem2x2s3"])
 def test_builder_capacity_is_the_built_modules(name):
-    built = module_capacity(preset(name).build())
+    built = module_capacity(adg_view(preset(name).build()))
     quick = builder_capacity(preset(name), PeDefinitions())
     assert [(k.name, k.count, [u.name for u in k.units]) for k in built.pe_kinds] == \
         [(k.name, k.count, [u.name for u in k.units]) for k in quick.pe_kinds]
@@ -50,7 +51,7 @@ def test_builder_capacity_is_the_built_modules(name):
 
 def test_too_few_memories_is_the_shortfall(tmp_path):
     # kernels/vecadd.c: three arrays, one extmemory each; -ext2 has two
-    short = shortfall(sw_graph(kernel_func("vecadd", tmp_path).regions[0].block),
+    short = shortfall(dfg_graph(kernel_func("vecadd", tmp_path).regions[0].block),
                       builder_capacity(preset("chess-8x8-ext2"), PeDefinitions()), "chess-8x8-ext2")
     assert short is not None and short.node.kind == "memory"
     assert short.message.endswith(": chess-8x8-ext2 has 2 memories that can host it and the "
@@ -60,7 +61,7 @@ def test_too_few_memories_is_the_shortfall(tmp_path):
 def test_hardware_memory_element_width_is_read_from_the_adg():
     # the memrefType parameter (stored as memref_type) sets the element width
     # a software memory may not exceed; it used to read as unknown (no check)
-    widths = {h.elem_width for h in hw_memories(preset("chess-2x2-ext1").build())}
+    widths = {h.elem_width for h in hw_memories(adg_view(preset("chess-2x2-ext1").build()))}
     assert widths == {64}  # presets.py: memref<?xi64>
 
 
@@ -78,9 +79,9 @@ def test_more_ops_than_their_hosts_is_the_shortfall():
 def test_a_preset_the_mapper_accepts_passes(name):
     # never stricter than the mapper: two muls fit chess-2x2's two pe_alu PEs
     text = MUL3.replace("    %r = arith.muli %q, %a : i64\n", "").replace("return %r", "return %q")
-    module = preset(name).build()
-    assert map_dfg(_body(text), module, 0).ok
-    assert shortfall(_sw(text), module_capacity(module), name) is None
+    view = adg_view(preset(name).build())
+    assert map_dfg(_body(text), view, 0).ok
+    assert shortfall(_sw(text), module_capacity(view), name) is None
 
 
 def test_auto_skips_presets_with_too_few_memories_without_placing(tmp_path, capsys, monkeypatch):
@@ -88,11 +89,11 @@ def test_auto_skips_presets_with_too_few_memories_without_placing(tmp_path, caps
     # before chess-8x8-ext4 has at most two memories
     placed: list[str] = []
 
-    def counting(body, module, *args, **kwargs):
-        placed.append(fabric_top(module).attributes["sym_name"].data)
-        return map_dfg(body, module, *args, **kwargs)
+    def counting(body, view, *args, **kwargs):
+        placed.append(view.name)
+        return map_dfg(body, view, *args, **kwargs)
 
-    monkeypatch.setattr(command, "map_dfg", counting)
+    monkeypatch.setattr(kernel_map, "map_dfg", counting)
     assert main(["map", "vecadd", "--adg", "auto", "-o", str(tmp_path)]) == 0
     assert "adg: auto chose chess-8x8-ext4" in capsys.readouterr().out
     assert placed == ["chess_8x8_ext4"]
@@ -103,7 +104,7 @@ def test_auto_names_the_largest_presets_blocking_constraint(tmp_path, capsys, mo
     # so every preset is rejected unplaced and the line names the largest
     k = tmp_path / "fadd.dfg.mlir"
     k.write_text(MUL3.replace("i64", "f32").replace("arith.muli", "arith.addf"))
-    monkeypatch.setattr(command, "map_dfg", None)  # never reached
+    monkeypatch.setattr(kernel_map, "map_dfg", None)  # never reached
     assert main(["map", str(k), "--adg", "auto", "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1

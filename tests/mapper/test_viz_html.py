@@ -18,6 +18,7 @@ import pytest
 from loom.cli import main
 from loom.ir import load_module
 from loom.mapper.viz_html import _script_json, grid_layout, sidecar
+from loom.fabric.adg_view import adg_view
 from tests.mapper.chromium import Chromium, Page, png_pixels, unavailable
 
 MAC = """int mac(int a, int b, int c) {
@@ -220,8 +221,8 @@ def test_grid_layout_places_every_component_once():
 def test_sidecar_is_found_beside_the_adg(tmp_path):
     main(["adg", "chess-2x2", "-o", str(tmp_path)])
     adg = tmp_path / "chess-2x2.fabric.mlir"
-    doc, why = sidecar(load_module(adg), adg)
+    doc, why = sidecar(adg_view(load_module(adg)), adg)
     assert why == "" and doc == json.loads((tmp_path / "chess-2x2.fabric.viz.json").read_text())
     (tmp_path / "chess-2x2.fabric.viz.json").unlink()
-    doc, why = sidecar(load_module(adg), adg)
+    doc, why = sidecar(adg_view(load_module(adg)), adg)
     assert doc is None and "no viz sidecar" in why

@@ -15,7 +15,8 @@ from dataclasses import replace
 
 import pytest
 
-from loom.cli import build_parser
+from loom.inputs import KernelSource
+from loom.mapper.kernel_map import MapRequest
 from loom.fabric.config_layout import CMPI_PREDICATES
 from loom.sim import fabric_flow, profiles
 from loom.sim.fabric_flow import FabricResult, FabricSetup
@@ -45,8 +46,7 @@ def fabric(tmp_path_factory) -> FabricSetup:
     root = tmp_path_factory.mktemp("broken")
     src = root / "tiny.c"
     src.write_text(KERNEL)
-    args = build_parser().parse_args(["sim", str(src), "--adg", PRESET, "-o", str(root / "out")])
-    return fabric_flow.setup(args)
+    return fabric_flow.setup(MapRequest(KernelSource(str(src), out_dir=root / "out"), PRESET))
 
 
 def _result(s: FabricSetup, values: dict[str, dict[str, int]]) -> FabricResult:

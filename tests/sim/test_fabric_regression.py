@@ -12,16 +12,15 @@ Every kernel of kernels/ is in exactly one list below.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from loom.cli import build_parser
 from loom.golden.run import find_func
-from loom.inputs import prepare
+from loom.inputs import KernelSource, prepare
+from loom.mapper.kernel_map import MapRequest
 from loom.ir import parse_module
 from loom.sim import fabric_flow, profiles
 
@@ -113,15 +112,14 @@ only, as MAPS_IN's bound no longer shares IMG's constant 10. matmul30 at
 10x10 (67,756 tokens) has the full graph with 10 for 30."""
 
 
-def _sim_args(kernel: str, adg: str, out: Path, defines: Sequence[str] = ()) -> argparse.Namespace:
-    """`loom sim K --adg A -o out [-D d]...` as the command line parses it."""
-    return build_parser().parse_args(["sim", kernel, "--adg", adg, "-o", str(out),
-                                      *(a for d in defines for a in ("-D", d))])
+def _source(kernel: str, out: Path, defines: Sequence[str] = ()) -> KernelSource:
+    """The kernel of `loom sim K -o out [-D d]...`."""
+    return KernelSource(kernel, out_dir=out, defines=tuple(defines))
 
 
 def _runs_under_two_seeds(kernel: str, adg: str, out: Path) -> None:
     """Map once, then stall seeds 1 and 2 (as fabric_sim_main runs each)."""
-    s = fabric_flow.setup(_sim_args(kernel, adg, out, SMALLER.get(kernel, ())))
+    s = fabric_flow.setup(MapRequest(_source(kernel, out, SMALLER.get(kernel, ())), adg))
     assert s.mapped.target.name == adg and s.words
     for seed in (1, 2):
         result = fabric_flow.run(s, profiles.for_seed(seed))
@@ -157,7 +155,7 @@ def test_smaller_kernels_keep_their_ops(kernel, tmp_path):
     """The smaller size runs the same ops as the full one: only the fan-out
     of forks (the constants clang shares) may differ."""
     def ops(out: Path, defines: Sequence[str]) -> Counter[str]:
-        dfg = prepare(_sim_args(kernel, PRESET, out, defines), need_bundle=False).dfg
+        dfg = prepare(_source(kernel, out, defines), need_bundle=False).dfg
         func = find_func(parse_module(dfg.read_text(), str(dfg)), None, str(dfg))
         return Counter(op.name for op in func.body.block.ops if op.name != "handshake.fork")
 

@@ -18,7 +18,7 @@ and verifier messages are LOOM's, so LOOM's fabric files are ours.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import FunctionType, StringAttr
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -186,6 +186,10 @@ class InstanceOp(IRDLOperation):
         name = self.attributes["module"]
         assert isinstance(name, StringAttr)
         return name.data
+
+    def definition(self) -> Operation | None:
+        """The definition the instance stands for (None: unresolved)."""
+        return resolve_definition(self, self.target)
 
     def verify_(self) -> None:
         host = parent_name(self)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from loom.diagnostics import LoomError, Location
+from loom.diagnostics import LoomError
+from loom.fabric.adg_file import read_adg
 from loom.fabric.presets import preset, presets
 from loom.fabric.summary import summarize
-from loom.ir import load_module
 
 
 def adg_main(args: argparse.Namespace) -> int:
@@ -28,11 +28,7 @@ def adg_main(args: argparse.Namespace) -> int:
     if args.target == "check":
         if args.file is None:
             raise LoomError("loom adg check: give the ADG file to check")
-        module = load_module(args.file)
-        try:
-            summary = summarize(module)
-        except LoomError as err:
-            raise LoomError(err.message, err.loc or Location(args.file)) from err
+        summary = summarize(read_adg(Path(args.file), args.file).view)
         print(f"{args.file}: ok: {summary.line()}")
         return 0
     if args.file is not None:

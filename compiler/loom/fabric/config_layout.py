@@ -15,16 +15,16 @@ config words the mapper writes and the RTL's slice table both come from
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from loom.dialects import fabric_syntax as fs
-from loom.dialects.fabric_graph import resolve_definition
 from loom.dialects.fabric_memory import REGION_FIELDS
 from loom.dialects.fabric_types import TaggedType, scalar_width
+from loom.fabric.adg_view import AdgView, ViewNode
 
 WORD_BITS = 32
 
@@ -51,9 +51,47 @@ class Field:
     width: int
 
 
+def route_field(o: int, i: int) -> str:
+    """A switch's route bit from input `i` to output `o`."""
+    return f"route.o{o}.i{i}"
+
+
+def slot_field(t: int, name: str) -> str:
+    """Field `name` of a temporal switch's route-table slot `t` (valid, tag, a route_field)."""
+    return f"slot{t}.{name}"
+
+
+def mux_field(prefix: str, part: str) -> str:
+    """Part `sel`, `discard` or `disconnect` of the mux-like field `prefix`
+    (a PE's `in<k>` or `out<k>`, a unit body's `fu.<op_index>`)."""
+    return f"{prefix}.{part}"
+
+
+def pe_mux(side: str, k: int) -> str:
+    """A spatial PE's mux-like field: `in<k>` feeds unit input k, `out<k>`
+    takes unit output k (side `in` or `out`); parts through mux_field."""
+    return f"{side}{k}"
+
+
+def fu_field(op_index: int, part: str, prefix: str = "fu") -> str:
+    """Part `sel`/`discard`/`disconnect` (a mux) or `value` of the configurable
+    op `op_index` of a unit body; `prefix` is `fu` in a spatial PE's payload."""
+    return f"{prefix}.{op_index}.{part}"
+
+
+def region_field(r: int, name: str) -> str:
+    """Field `name` (REGION_FIELD_NAMES) of a memory's region `r`."""
+    return f"region{r}.{name}"
+
+
+def entry_field(e: int, name: str) -> str:
+    """Field `name` (valid, src_tag, dst_tag) of a map_tag's table entry `e`."""
+    return f"entry{e}.{name}"
+
+
 def _mux(prefix: str, sel_bits: int) -> list[Field]:
-    return [Field(f"{prefix}.sel", sel_bits), Field(f"{prefix}.discard", 1),
-            Field(f"{prefix}.disconnect", 1)]
+    return [Field(mux_field(prefix, "sel"), sel_bits), Field(mux_field(prefix, "discard"), 1),
+            Field(mux_field(prefix, "disconnect"), 1)]
 
 
 def pack(fields: Sequence[Field], values: Mapping[str, int], words: list[int],
@@ -103,8 +141,8 @@ class FUField:
 
     def fields(self, prefix: str) -> list[Field]:
         if self.kind == "mux":
-            return _mux(f"{prefix}{self.op_index}", self.width - 2)
-        return [Field(f"{prefix}{self.op_index}.value", self.width)]
+            return _mux(f"{prefix}.{self.op_index}", self.width - 2)
+        return [Field(fu_field(self.op_index, "value", prefix), self.width)]
 
 
 @dataclass(frozen=True)
@@ -117,7 +155,7 @@ class FULayout:
     fu_fields: tuple[FUField, ...]
 
     def fields(self, prefix: str = "fu") -> list[Field]:
-        return [f for ff in self.fu_fields for f in ff.fields(f"{prefix}.")]
+        return [f for ff in self.fu_fields for f in ff.fields(prefix)]
 
     @property
     def bits(self) -> int:
@@ -248,158 +286,97 @@ class FabricLayout:
 # --- building the layout from an ADG -----------------------------------------------------
 
 
-def fabric_layout(module: ModuleOp) -> FabricLayout:
-    """The layout of the (first) fabric.module in `module`."""
-    top = next((op for op in module.walk() if op.name == "fabric.module"), None)
-    if top is None:
-        raise ValueError("no fabric.module in the ADG")
+def fabric_layout(view: AdgView) -> FabricLayout:
+    """The layout of the ADG's fabric.module: routing slices in body order, then PEs."""
     routing: list[Slice] = []
     pes: list[Slice] = []
-    for name, node, definition in _nodes(top):
-        made = _slice(name, node, definition)
+    for node in view.nodes:
+        builder = _BUILDERS.get(node.kind)
+        made = builder(node) if builder else None
         if made is None or made.bits == 0:
             continue
-        (pes if made.kind in ("spatial_pe", "temporal_pe") else routing).append(made)
+        (pes if node.is_pe else routing).append(made)
     slices, offset = [], 0
     for s in (*routing, *pes):
         slices.append(replace(s, word_offset=offset))
         offset += s.word_count
-    return FabricLayout(top.attributes["sym_name"].data, tuple(slices))  # type: ignore[attr-defined]
+    return FabricLayout(view.name, tuple(slices))
 
 
-_AUTO_NAMED = ("fabric.extmemory", "fabric.memory", "fabric.fifo", "fabric.temporal_sw",
-               "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
-
-
-def _nodes(top: Operation) -> Iterator[tuple[str, Operation, Operation]]:
-    """(name, node op, definition op) of each graph node, in body order (LOOM's names)."""
-    auto: dict[str, int] = {}
-    count = 0
-    for op in top.regions[0].block.ops:
-        if op.name == "fabric.instance":
-            target = resolve_definition(op, op.attributes["module"].data)  # type: ignore[attr-defined]
-            if target is None:
-                continue
-            sym = op.attributes.get("sym_name")
-            name = sym.data if isinstance(sym, StringAttr) else f"inst_{count}"
-            count += 1
-            yield name, op, target
-        elif fs.is_inline(op) or op.name in ("fabric.add_tag", "fabric.map_tag",
-                                             "fabric.del_tag"):
-            sym = op.attributes.get("sym_name")
-            kind = op.name.removeprefix("fabric.")
-            if isinstance(sym, StringAttr):
-                name = sym.data
-            elif op.name in _AUTO_NAMED:
-                name = f"{kind}_{auto.get(kind, 0)}"
-                auto[kind] = auto.get(kind, 0) + 1
-            else:
-                name = ""
-            count += 1
-            yield name, op, op
-
-
-def _slice(name: str, node: Operation, definition: Operation) -> Slice | None:
-    kind = definition.name.removeprefix("fabric.")
-    builder = _BUILDERS.get(kind)
-    return builder(name, node, definition) if builder else None
-
-
-def _ports(definition: Operation) -> tuple[int, int]:
-    ftype = fs.function_type(definition)
-    return len(ftype.inputs.data), len(ftype.outputs.data)
-
-
-def _connected(definition: Operation) -> list[tuple[int, int]]:
-    """(output, input) positions a switch may route, outputs outer (LOOM's order)."""
-    n_in, n_out = _ports(definition)
-    rows = fs.string_rows(definition, "connectivity_table")
-    return [(o, i) for o in range(n_out) for i in range(n_in)
-            if rows is None or (o < len(rows) and i < len(rows[o]) and rows[o][i] == "1")]
-
-
-def _spatial_sw(name: str, node: Operation, definition: Operation) -> Slice:
-    return Slice(name, "spatial_sw", tuple(
-        Field(f"route.o{o}.i{i}", 1) for o, i in _connected(definition)))
+def _spatial_sw(node: ViewNode) -> Slice:
+    return Slice(node.name, "spatial_sw", tuple(
+        Field(route_field(o, i), 1) for o, i in node.connectivity()))
 
 
 def _tag_width(types: Sequence) -> int:
     return next((t.tag_width for t in types if isinstance(t, TaggedType)), 1)
 
 
-def _temporal_sw(name: str, node: Operation, definition: Operation) -> Slice:
-    slots = fs.int_param(definition, "num_route_table", 0) or 0
-    tag_w = _tag_width(fs.function_type(definition).inputs.data)
+def _temporal_sw(node: ViewNode) -> Slice:
+    slots = fs.int_param(node.definition, "num_route_table", 0) or 0
+    tag_w = _tag_width(node.in_types)
     fields: list[Field] = []
-    for s in range(slots):
-        fields += [Field(f"slot{s}.valid", 1), Field(f"slot{s}.tag", tag_w)]
-        fields += [Field(f"slot{s}.route.o{o}.i{i}", 1) for o, i in _connected(definition)]
-    return Slice(name, "temporal_sw", tuple(fields))
+    for t in range(slots):
+        fields += [Field(slot_field(t, "valid"), 1), Field(slot_field(t, "tag"), tag_w)]
+        fields += [Field(slot_field(t, route_field(o, i)), 1) for o, i in node.connectivity()]
+    return Slice(node.name, "temporal_sw", tuple(fields))
 
 
-def _fifo(name: str, node: Operation, definition: Operation) -> Slice:
-    bypassable = "bypassable" in definition.attributes
-    return Slice(name, "fifo", (Field("bypassed", 1),) if bypassable else ())
+def _fifo(node: ViewNode) -> Slice:
+    bypassable = "bypassable" in node.definition.attributes
+    return Slice(node.name, "fifo", (Field("bypassed", 1),) if bypassable else ())
 
 
-def _add_tag(name: str, node: Operation, definition: Operation) -> Slice:
+def _add_tag(node: ViewNode) -> Slice:
     # LOOM emits the slice only when the ADG gives the tag.
-    if "tag" not in node.attributes:
-        return Slice(name, "add_tag", ())
-    out = node.results[0].type
-    return Slice(name, "add_tag", (Field("tag", out.tag_width if isinstance(out, TaggedType) else 1),))
+    if "tag" not in node.op.attributes:
+        return Slice(node.name, "add_tag", ())
+    out = node.out_types[0]
+    return Slice(node.name, "add_tag", (Field("tag", out.tag_width if isinstance(out, TaggedType) else 1),))
 
 
-def _map_tag(name: str, node: Operation, definition: Operation) -> Slice:
-    size = fs.int_param(node, "table_size", 0) or 0
-    src, dst = node.operands[0].type, node.results[0].type
+def _map_tag(node: ViewNode) -> Slice:
+    size = fs.int_param(node.op, "table_size", 0) or 0
+    src, dst = node.in_types[0], node.out_types[0]
     in_w = src.tag_width if isinstance(src, TaggedType) else 1
     out_w = dst.tag_width if isinstance(dst, TaggedType) else 1
     fields: list[Field] = []
     for e in range(size):
-        fields += [Field(f"entry{e}.valid", 1), Field(f"entry{e}.src_tag", in_w),
-                   Field(f"entry{e}.dst_tag", out_w)]
-    return Slice(name, "map_tag", tuple(fields))
+        fields += [Field(entry_field(e, "valid"), 1), Field(entry_field(e, "src_tag"), in_w),
+                   Field(entry_field(e, "dst_tag"), out_w)]
+    return Slice(node.name, "map_tag", tuple(fields))
 
 
-def _memory(name: str, node: Operation, definition: Operation) -> Slice:
-    regions = fs.int_param(definition, "numRegion", 1) or 1
+def _memory(node: ViewNode) -> Slice:
+    regions = fs.int_param(node.definition, "numRegion", 1) or 1
     assert len(REGION_FIELD_NAMES) == REGION_FIELDS
-    return Slice(name, definition.name.removeprefix("fabric."), tuple(
-        Field(f"region{r}.{n}", WORD_BITS) for r in range(regions) for n in REGION_FIELD_NAMES))
+    return Slice(node.name, node.kind, tuple(
+        Field(region_field(r, n), WORD_BITS) for r in range(regions) for n in REGION_FIELD_NAMES))
 
 
-def _pe_fus(definition: Operation) -> list[FULayout]:
-    """The PE's function units in body order (definitions and instances: the opcodes)."""
-    fus: list[FULayout] = []
-    for op in definition.regions[0].block.ops:
-        if op.name == "fabric.function_unit":
-            fus.append(fu_layout(op))
-        elif op.name == "fabric.instance":
-            target = resolve_definition(op, op.attributes["module"].data)  # type: ignore[attr-defined]
-            if target is not None and target.name == "fabric.function_unit":
-                fus.append(fu_layout(target))
-    return fus
+def _pe_fus(node: ViewNode) -> list[FULayout]:
+    """The PE's function-unit payloads in opcode order."""
+    return [fu_layout(u.definition) for u in node.units]
 
 
-def _spatial_pe(name: str, node: Operation, definition: Operation) -> Slice:
-    fus = _pe_fus(definition)
-    n_in, n_out = _ports(definition)
+def _spatial_pe(node: ViewNode) -> Slice:
+    fus = _pe_fus(node)
+    n_in, n_out = len(node.in_types), len(node.out_types)
     fields = [Field("enable", 1), Field("opcode", choice_bits(len(fus)))]
     for k in range(max((f.num_inputs for f in fus), default=0)):
-        fields += _mux(f"in{k}", choice_bits(n_in))
+        fields += _mux(pe_mux("in", k), choice_bits(n_in))
     for k in range(max((f.num_outputs for f in fus), default=0)):
-        fields += _mux(f"out{k}", choice_bits(n_out))
-    return Slice(name, "spatial_pe", tuple(fields), tuple(fus),
+        fields += _mux(pe_mux("out", k), choice_bits(n_out))
+    return Slice(node.name, "spatial_pe", tuple(fields), tuple(fus),
                  max((f.bits for f in fus), default=0))
 
 
-def _temporal_pe(name: str, node: Operation, definition: Operation) -> Slice:
+def _temporal_pe(node: ViewNode) -> Slice:
     """LOOM's temporal_pe layout (sized exactly; the mapper does not use it)."""
-    fus = _pe_fus(definition)
-    ftype = fs.function_type(definition)
-    n_in, n_out = len(ftype.inputs.data), len(ftype.outputs.data)
-    tag_w = _tag_width(ftype.inputs.data)
+    fus = _pe_fus(node)
+    definition = node.definition
+    n_in, n_out = len(node.in_types), len(node.out_types)
+    tag_w = _tag_width(node.in_types)
     regs = fs.int_param(definition, "num_register", 0) or 0
     reg_bits = choice_bits(regs)
     max_in = max((f.num_inputs for f in fus), default=0)
@@ -424,7 +401,7 @@ def _temporal_pe(name: str, node: Operation, definition: Operation) -> Slice:
                            Field(f"{p}.result{k}.is_reg", 1)]
     for j, fu in enumerate(fus):
         fields += fu.fields(f"fu{j}")
-    return Slice(name, "temporal_pe", tuple(fields))
+    return Slice(node.name, "temporal_pe", tuple(fields))
 
 
 _BUILDERS = {
@@ -468,6 +445,7 @@ def constant_bits(value: int, width: int) -> int:
 __all__ = [
     "CMPF_PREDICATES", "CMPI_PREDICATES", "CONT_COND_BITS", "FUField", "FULayout",
     "FabricLayout", "Field", "Slice", "WORD_BITS", "choice_bits", "cmpf_predicate",
-    "cmpi_predicate", "constant_bits", "cont_cond", "fabric_layout", "fu_layout",
-    "join_mask", "pack", "unpack",
+    "cmpi_predicate", "constant_bits", "cont_cond", "entry_field", "fabric_layout",
+    "fu_field", "fu_layout", "join_mask", "mux_field", "pe_mux", "pack", "region_field", "route_field",
+    "slot_field", "unpack",
 ]

@@ -9,7 +9,7 @@ from loom.bundle import load_bundle
 from loom.frontend.reference import reference_main
 from loom.ir import load_module
 from loom.golden.loop_report import loop_streams
-from loom.inputs import prepare
+from loom.inputs import KernelSource, prepare
 from loom.progress import Progress
 from loom.golden.run import GoldenRun, find_func, golden_report, run_dfg, write_report
 
@@ -20,7 +20,7 @@ def run_main(args: argparse.Namespace) -> int:
     if args.stage != "dfg":
         return reference_main(args)
 
-    inputs = prepare(args)
+    inputs = prepare(KernelSource.from_args(args))
     kernel, bundle_path, out_dir, name = inputs.dfg, inputs.bundle, inputs.out_dir, inputs.name
     assert bundle_path is not None
     bundle = load_bundle(bundle_path)

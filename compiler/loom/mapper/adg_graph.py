@@ -20,17 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
-from loom.dialects.fabric_graph import resolve_definition
+from loom.fabric.adg_view import AdgView, ViewNode
 from loom.mapper.bridges import tag_response_lanes
-from loom.mapper.techmap import _pe_units, fabric_top  # noqa: PLC2701 (one package)
-
-ROUTING_KINDS = ("spatial_sw", "temporal_sw", "fifo", "add_tag", "map_tag", "del_tag")
-MEMORY_KINDS = ("memory", "extmemory")
-_AUTO_NAMED = ("extmemory", "memory", "fifo", "temporal_sw", "add_tag", "map_tag", "del_tag")
 
 
 @dataclass
@@ -102,24 +97,9 @@ class AdgGraph:
         return len(self.ports) - 1
 
 
-def _sym(op: Operation) -> str:
-    sym = op.attributes.get("sym_name")
-    return sym.data if isinstance(sym, StringAttr) else ""
-
-
-def _definition(op: Operation) -> Operation | None:
-    if op.name == "fabric.instance":
-        return resolve_definition(op, op.attributes["module"].data)  # type: ignore[attr-defined]
-    if op.name.startswith("fabric.") and (fs.is_inline(op) or op.name in (
-            "fabric.add_tag", "fabric.map_tag", "fabric.del_tag")):
-        return op
-    return None
-
-
-def flatten(module: Operation) -> AdgGraph:
+def flatten(view: AdgView) -> AdgGraph:
     """The flattened graph of the ADG's fabric.module."""
-    top = fabric_top(module)
-    block = top.regions[0].block
+    block = view.top.regions[0].block
     g = AdgGraph()
     out_ports: dict[SSAValue, list[int]] = {}
     in_ports: dict[Operation, list[list[int]]] = {}
@@ -129,25 +109,16 @@ def flatten(module: Operation) -> AdgGraph:
             continue
         node = g.add_node(f"module_in_{i}", "module_in", "boundary", [], [arg.type], index=i)
         out_ports[arg] = [node.outputs[0]]
-    auto: dict[str, int] = {}
-    for op in block.ops:
-        definition = _definition(op)
-        if definition is None:
-            continue
-        kind = definition.name.removeprefix("fabric.")
-        name = _sym(op)
-        if not name and op is definition and kind in _AUTO_NAMED:
-            name = f"{kind}_{auto.get(kind, 0)}"
-            auto[kind] = auto.get(kind, 0) + 1
+    for vnode in view.nodes:
+        op, kind, name = vnode.op, vnode.kind, vnode.name
         if kind == "spatial_pe":
-            _add_pe(g, op, name, definition, out_ports, in_ports)
+            _add_pe(g, vnode, out_ports, in_ports)
             pe_of.add(op)
             continue
         # an inline node's operands and results are its ports (tag ops have
         # no function_type); an instance's are those of its definition's
         ins, outs = [v.type for v in op.operands], [r.type for r in op.results]
-        rclass = "routing" if kind in ROUTING_KINDS else (
-            "memory" if kind in MEMORY_KINDS else "other")
+        rclass = "routing" if vnode.is_routing else "memory" if vnode.is_memory else "other"
         tag = op.attributes.get("tag") if kind == "add_tag" else None
         node = g.add_node(name, kind, rclass, ins, outs,
                           tag=tag.value.data if isinstance(tag, IntegerAttr) else -1)
@@ -155,7 +126,7 @@ def flatten(module: Operation) -> AdgGraph:
         for r, res in enumerate(op.results):
             out_ports[res] = [node.outputs[r]]
         if rclass == "routing":
-            _add_hops(g, node, definition, kind)
+            _add_hops(g, node, vnode)
     yielded = block.last_op
     assert yielded is not None
     for r, v in enumerate(yielded.operands):
@@ -182,14 +153,14 @@ def _pe_output(v: SSAValue, pe_of: set[Operation]) -> int:
     return v.index  # type: ignore[attr-defined]
 
 
-def _add_pe(g: AdgGraph, op: Operation, name: str, definition: Operation,
-            out_ports: dict[SSAValue, list[int]], in_ports: dict[Operation, list[list[int]]]
-            ) -> None:
+def _add_pe(g: AdgGraph, pe: ViewNode, out_ports: dict[SSAValue, list[int]],
+            in_ports: dict[Operation, list[list[int]]]) -> None:
+    op = pe.op
     fu_nodes = []
-    for unit in _pe_units(name, definition):
+    for unit in pe.units:
         ftype = fs.function_type(unit.definition)
         fu_nodes.append(g.add_node(unit.name, "fu", "functional", ftype.inputs.data,
-                                   ftype.outputs.data, pe=name, opcode=unit.opcode))
+                                   ftype.outputs.data, pe=pe.name, opcode=unit.opcode))
     every_in = [p for n in fu_nodes for p in n.inputs]
     every_out = [p for n in fu_nodes for p in n.outputs]
     in_ports[op] = [list(every_in) for _ in op.operands]
@@ -197,12 +168,11 @@ def _add_pe(g: AdgGraph, op: Operation, name: str, definition: Operation,
         out_ports[res] = list(every_out)
 
 
-def _add_hops(g: AdgGraph, node: AdgNode, definition: Operation, kind: str) -> None:
-    if kind in ("spatial_sw", "temporal_sw"):
-        rows = fs.string_rows(definition, "connectivity_table")
+def _add_hops(g: AdgGraph, node: AdgNode, vnode: ViewNode) -> None:
+    if vnode.is_switch:
+        allowed = set(vnode.connectivity())
         for i, ip in enumerate(node.inputs):
-            g.hops[ip] = [op for o, op in enumerate(node.outputs)
-                          if rows is None or rows[o][i] == "1"]
+            g.hops[ip] = [op for o, op in enumerate(node.outputs) if (o, i) in allowed]
     else:  # fifo and tags: 1:1
         for ip, op in zip(node.inputs, node.outputs):
             g.hops[ip] = [op]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.ir import Operation
 
 from loom.mapper.checks import Violation, check
 from loom.mapper.config_files import config_bin, config_header, config_json
@@ -17,7 +16,8 @@ from loom.mapper.config_values import FabricConfig, fabric_config
 from loom.mapper.map_json import map_json
 from loom.mapper.map_text import map_text
 from loom.mapper.mapping import Mapping
-from loom.mapper.techmap import hw_memories
+from loom.fabric.adg_view import AdgView
+from loom.mapper.inventory import hw_memories
 from loom.mapper.viz_html import viz_html
 
 SUFFIXES = ("map.json", "map.txt", "config.json", "config.bin", "config.h", "viz.html")
@@ -30,21 +30,21 @@ class Written:
     paths: dict[str, Path]
 
 
-def write_artifacts(m: Mapping, module: Operation, out_dir: Path, stem: str,
+def write_artifacts(m: Mapping, view: AdgView, out_dir: Path, stem: str,
                     adg_path: Path | None = None) -> Written:
     """`adg_path`: the ADG file, whose viz sidecar the page's layout comes from."""
-    config = fabric_config(m, module)
-    violations = check(m, module, config)
+    config = fabric_config(m, view)
+    violations = check(m, view, config)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {s: out_dir / f"{stem}.{s}" for s in SUFFIXES}
-    regions = {hw.name: hw.num_region for hw in hw_memories(module)}
-    mapping = map_json(m, config, module)
+    regions = {hw.name: hw.num_region for hw in hw_memories(view)}
+    mapping = map_json(m, config, view)
     paths["map.json"].write_text(mapping)
     paths["map.txt"].write_text(map_text(m, config, regions))
     paths["config.json"].write_text(config_json(config, m.adg))
     paths["config.bin"].write_bytes(config_bin(config.words))
     paths["config.h"].write_text(config_header(config, paths["config.h"].name))
-    paths["viz.html"].write_text(viz_html(m, module, mapping, stem, adg_path))
+    paths["viz.html"].write_text(viz_html(m, view, mapping, stem, adg_path))
     return Written(config, violations, paths)
 
 

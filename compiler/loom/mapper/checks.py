@@ -33,9 +33,12 @@ from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.mapper.bridges import tag_at
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
-from loom.mapper.sw_graph import SwEdge
+from loom.mapper.dfg_graph import DfgEdge
 from loom.mapper.wires import step_wires
-from loom.mapper.techmap import _value_type, candidates, hw_units  # noqa: PLC2701
+from loom.fabric.adg_view import AdgView
+from loom.mapper.inventory import hw_units
+from loom.mapper.matching import candidates
+from loom.mapper.port_types import value_type
 
 DEFERRED = ("C5", "C7", "C9")
 
@@ -53,7 +56,7 @@ class Violation:
         return f"{self.label}: {self.message}"
 
 
-def _routed(m: Mapping) -> Iterator[tuple[SwEdge, list[int]]]:
+def _routed(m: Mapping) -> Iterator[tuple[DfgEdge, list[int]]]:
     """Each DFG edge with a route (memref bindings excluded) and its route."""
     for e in m.sw.edges:
         path = m.paths[e.id]
@@ -61,16 +64,16 @@ def _routed(m: Mapping) -> Iterator[tuple[SwEdge, list[int]]]:
             yield e, path
 
 
-def _c1(m: Mapping, module) -> list[Violation]:
+def _c1(m: Mapping, view: AdgView | None) -> list[Violation]:
     found = []
-    units = hw_units(module) if module is not None else []
+    units = hw_units(view) if view is not None else []
     for n in m.sw.nodes:
         if n.is_memref_input:
             continue
         o = m.placement.chosen[n.id]
         if o is None:
             found.append(Violation("C1", f"unmapped node {n.id}", sw_node=n.id))
-        elif o.candidate is not None and n.op is not None and module is not None:
+        elif o.candidate is not None and n.op is not None and view is not None:
             c = o.candidate
             unit = [u for u in units if (u.pe, u.opcode) == (c.pe, c.opcode)]
             if c not in candidates(n.op, unit):
@@ -86,11 +89,11 @@ def _port_width(t) -> int | None:
 def _c2(m: Mapping) -> list[Violation]:
     found = []
     for e, path in _routed(m):
-        width = scalar_width(_value_type(e.value.type))
+        width = scalar_width(value_type(e.value.type))
         for p in path:
             hw = _port_width(m.adg.ports[p].type)
             if width is None or hw is None or width > hw:
-                found.append(Violation("C2", f"edge {e.id} ({_value_type(e.value.type)}) does "
+                found.append(Violation("C2", f"edge {e.id} ({value_type(e.value.type)}) does "
                                              f"not fit hw_port {p} ({m.adg.ports[p].type})",
                                        sw_edge=e.id))
                 break
@@ -238,10 +241,11 @@ def _c11(m: Mapping) -> list[Violation]:
     return found
 
 
-def check(m: Mapping, module=None, config: FabricConfig | None = None) -> list[Violation]:
+def check(m: Mapping, view: AdgView | None = None, config: FabricConfig | None = None
+          ) -> list[Violation]:
     """Every violation of C1-C11, in label order (C1 needs the ADG module, C6
     the configuration)."""
-    return [*_c1(m, module), *_c2(m), *_c3(m), *_c4(m), *_c6(config), *_c8(m), *_c10(m),
+    return [*_c1(m, view), *_c2(m), *_c3(m), *_c4(m), *_c6(config), *_c8(m), *_c10(m),
             *_c11(m)]
 
 

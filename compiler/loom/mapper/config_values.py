@@ -34,10 +34,10 @@ from xdsl.ir import Operation
 
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric import config_layout as cl
+from loom.fabric.adg_view import AdgView
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import memory_lanes
-from loom.mapper.techmap import fabric_top
 from loom.mapper.wires import step_wires
 
 ADDRESS_STRIDE = 4096
@@ -85,15 +85,15 @@ def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
             node = m.adg.nodes[m.adg.ports[a].node]
             i, o = m.adg.ports[a].index, m.adg.ports[b].index
             if node.kind == "spatial_sw":
-                values.setdefault(node.name, {})[f"route.o{o}.i{i}"] = 1
+                values.setdefault(node.name, {})[cl.route_field(o, i)] = 1
             elif node.kind == "temporal_sw":
                 tag = tag_at(m.adg, path, h)
                 tables.setdefault(node.name, {}).setdefault(tag, set()).add((o, i))
     for name, by_tag in tables.items():
         v = values.setdefault(name, {})
         for slot, tag in enumerate(sorted(by_tag)):
-            v |= {f"slot{slot}.valid": 1, f"slot{slot}.tag": tag}
-            v |= {f"slot{slot}.route.o{o}.i{i}": 1 for o, i in sorted(by_tag[tag])}
+            v |= {cl.slot_field(slot, "valid"): 1, cl.slot_field(slot, "tag"): tag}
+            v |= {cl.slot_field(slot, cl.route_field(o, i)): 1 for o, i in sorted(by_tag[tag])}
 
 
 def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, int]]) -> None:
@@ -117,12 +117,14 @@ def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, 
         v |= s.unused()
         for k, port in enumerate(node.inputs):
             if port in enters:
-                v |= {f"in{k}.sel": enters[port], f"in{k}.disconnect": 0}
+                mux = cl.pe_mux("in", k)
+                v |= {cl.mux_field(mux, "sel"): enters[port], cl.mux_field(mux, "disconnect"): 0}
         for r, port in enumerate(node.outputs):
+            mux = cl.pe_mux("out", r)
             if port in leaves:
-                v |= {f"out{r}.sel": leaves[port], f"out{r}.disconnect": 0}
-            else:
-                v |= {f"out{r}.discard": 1, f"out{r}.disconnect": 0}  # drains
+                v |= {cl.mux_field(mux, "sel"): leaves[port], cl.mux_field(mux, "disconnect"): 0}
+            else:  # drains
+                v |= {cl.mux_field(mux, "discard"): 1, cl.mux_field(mux, "disconnect"): 0}
         v |= dict(option.candidate.fields)
         values[node.pe] = v
 
@@ -154,8 +156,9 @@ def _memory_values(m: Mapping, nodes: dict[str, Operation],
         else:
             offset = max(arg, k) * ADDRESS_STRIDE
         values.setdefault(hw.name, {}).update({
-            f"region{k}.valid": 1, f"region{k}.start_lane": start, f"region{k}.end_lane": end,
-            f"region{k}.addr_offset": offset, f"region{k}.elem_size_log2": log2})
+            cl.region_field(k, "valid"): 1, cl.region_field(k, "start_lane"): start,
+            cl.region_field(k, "end_lane"): end, cl.region_field(k, "addr_offset"): offset,
+            cl.region_field(k, "elem_size_log2"): log2})
     return regions
 
 
@@ -186,14 +189,14 @@ def _hint_values(nodes: dict[str, Operation], layout: cl.FabricLayout,
                 for e, row in enumerate(table.data):
                     valid, src, dst = (x.value.data for x in row.data)  # type: ignore[attr-defined]
                     values.setdefault(s.name, {}).update({
-                        f"entry{e}.valid": valid, f"entry{e}.src_tag": src,
-                        f"entry{e}.dst_tag": dst})
+                        cl.entry_field(e, "valid"): valid, cl.entry_field(e, "src_tag"): src,
+                        cl.entry_field(e, "dst_tag"): dst})
 
 
-def fabric_config(m: Mapping, module: Operation) -> FabricConfig:
-    """The slices' values and words for mapping `m` on the ADG `module`."""
-    layout = cl.fabric_layout(module)  # type: ignore[arg-type]
-    nodes = {name: node for name, node, _ in cl._nodes(fabric_top(module))}  # noqa: SLF001
+def fabric_config(m: Mapping, view: AdgView) -> FabricConfig:
+    """The slices' values and words for mapping `m` on the ADG `view`."""
+    layout = cl.fabric_layout(view)
+    nodes = {n.name: n.op for n in view.nodes}
     values: dict[str, dict[str, int]] = {}
     _hint_values(nodes, layout, values)
     _switch_values(m, values)

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from loom.diagnostics import Location, LoomError
 from loom.fabric import config_layout as cl
-from loom.fabric.rtl.command import resolve_adg
-from loom.ir import load_module
+from loom.fabric.adg_file import load_adg
 from loom.mapper.config_files import read_config_bin
 
 
@@ -37,8 +36,7 @@ def config_main(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists():
         raise LoomError(f"no such config file '{args.file}'", Location(args.file))
-    adg, _ = resolve_adg(args.adg, Path(args.out_dir or "gen/adg"))
-    layout = cl.fabric_layout(load_module(adg))
+    layout = cl.fabric_layout(load_adg(args.adg, Path(args.out_dir or "gen/adg")).view)
     try:
         words = read_config_bin(path.read_bytes())
         lines = decode_lines(layout, words)

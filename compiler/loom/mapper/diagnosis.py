@@ -11,26 +11,24 @@ label), the op or edge with its C line, and what would fix it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from xdsl.ir import Operation
 
 from loom.diagnostics import Location, LoomError
+from loom.fabric.adg_view import AdgView, adg_view
 from loom.ir import op_location
 from loom.mapper.checks import Violation
 from loom.mapper.mapping import Mapping
-from loom.mapper.sw_graph import SwNode
-from loom.mapper.techmap import (
-    candidates,
-    describe,
-    hw_memories,
-    hw_units,
-    memory_candidates,
-    smallest_preset,
-)
+from loom.mapper.dfg_graph import DfgNode
+from loom.mapper.dfg_ops import MEMORY_OPS, describe
+from loom.mapper.inventory import hw_memories, hw_units
+from loom.mapper.matching import candidates
+from loom.mapper.memory_binding import memory_candidates
 
 
-def node_location(node: SwNode, dfg: str) -> Location:
+def node_location(node: DfgNode, dfg: str) -> Location:
     """The C line of a DFG node (the DFG file when it has none)."""
     if node.op is not None:
         return op_location(node.op) or Location(dfg)
@@ -40,25 +38,44 @@ def node_location(node: SwNode, dfg: str) -> Location:
     return loc or Location(dfg)
 
 
-def _what(node: SwNode) -> str:
+def _what(node: DfgNode) -> str:
     if node.op is not None:
         return describe(node.op)
     kind = "argument" if node.kind == "input" else "result"
     return f"{kind} {node.index} ({node.value.type if node.value is not None else '?'})"
 
 
-def _hosts_in(op: Operation, module: Operation) -> int:
-    """How many PEs (or memories) of `module` can host `op`."""
-    if op.name in ("handshake.extmemory", "handshake.memory"):
-        return len([h for h in memory_candidates(op, hw_memories(module)) if not h.tagged])
-    return len({c.pe for c in candidates(op, hw_units(module))})
+def _hosts_in(op: Operation, view: AdgView) -> int:
+    """How many PEs (or memories) of `view` can host `op`."""
+    if op.name in MEMORY_OPS:
+        return len([h for h in memory_candidates(op, hw_memories(view)) if not h.tagged])
+    return len({c.pe for c in candidates(op, hw_units(view))})
+
+
+def hosts(op: Operation, view: AdgView) -> bool:
+    """Whether the ADG has some unit (or memory) for DFG op `op`."""
+    if op.name in MEMORY_OPS:
+        return bool(memory_candidates(op, hw_memories(view)))
+    # PE instances share their units' definitions: each definition once
+    distinct = {id(u.definition): u for u in hw_units(view)}
+    return bool(candidates(op, list(distinct.values())))
+
+
+def smallest_preset(op: Operation, names: Sequence[str] | None = None) -> str | None:
+    """The first preset (`loom adg --list` order: smallest first) that can host `op`."""
+    from loom.fabric.presets import preset, presets
+
+    for name in names if names is not None else [p.name for p in presets()]:
+        if hosts(op, adg_view(preset(name).build())):
+            return name
+    return None
 
 
 def _preset_with(op: Operation, need: int) -> str | None:
     from loom.fabric.presets import preset, presets
 
     for p in presets():
-        if _hosts_in(op, preset(p.name).build()) >= need:
+        if _hosts_in(op, adg_view(preset(p.name).build())) >= need:
             return p.name
     return None
 
@@ -146,4 +163,4 @@ def diagnose(m: Mapping, violations: list[Violation], adg: str, dfg: str) -> Loo
     return LoomError(v.line(), Location(dfg))
 
 
-__all__ = ["diagnose", "node_location"]
+__all__ = ["diagnose", "hosts", "node_location", "smallest_preset"]

@@ -28,7 +28,8 @@ from loom.mapper.adg_graph import AdgGraph
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import Option
-from loom.mapper.techmap import fabric_top, hw_memories
+from loom.fabric.adg_view import AdgView
+from loom.mapper.inventory import hw_memories
 from loom.mapper.wires import step_wires
 
 PORT_KINDS = {"spatial_sw": "sw", "temporal_sw": "temporal_sw", "add_tag": "add_tag",
@@ -252,8 +253,8 @@ def _timing(m: Mapping, config: FabricConfig) -> dict[str, Any]:
             "bufferized_edges": []}
 
 
-def _memory_regions(m: Mapping, config: FabricConfig, module: Operation) -> list[dict[str, Any]]:
-    regions_of = {hw.name: hw.num_region for hw in hw_memories(module)}
+def _memory_regions(m: Mapping, config: FabricConfig, view: AdgView) -> list[dict[str, Any]]:
+    regions_of = {hw.name: hw.num_region for hw in hw_memories(view)}
     rows = []
     for node in m.adg.nodes:
         if node.resource_class != "memory":
@@ -287,9 +288,9 @@ def _object(d: dict[str, Any]) -> str:
     return "{\n" + inner + "\n  }"
 
 
-def map_json(m: Mapping, config: FabricConfig, module: Operation) -> str:
+def map_json(m: Mapping, config: FabricConfig, view: AdgView) -> str:
     """The text of `<dfg>.<adg>.map.json`."""
-    definitions = {name: d for name, _, d in cl._nodes(fabric_top(module))}  # noqa: SLF001
+    definitions = {n.name: n.definition for n in view.nodes}
     classes = Classes()
     techmap = _techmap(m, classes)
     tags, fifos = _tag_and_fifo_configs(config, definitions)
@@ -307,7 +308,7 @@ def map_json(m: Mapping, config: FabricConfig, module: Operation) -> str:
         f'  "tag_configs": {_rows(tags)}',
         f'  "fifo_configs": {_rows(fifos)}',
         '  "temporal_registers": [\n  ]',
-        f'  "memory_regions": {_rows(_memory_regions(m, config, module))}',
+        f'  "memory_regions": {_rows(_memory_regions(m, config, view))}',
     ]
     return "{\n" + ",\n".join(parts) + "\n}\n"
 

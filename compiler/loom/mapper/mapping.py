@@ -23,15 +23,16 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block
 
+from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
 from loom.mapper.router import PASSES, Net, Routes, route, searcher
-from loom.mapper.router import _Searcher  # noqa: PLC2701 (one package)
+from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
-from loom.mapper.sw_graph import SwGraph, sw_graph
+from loom.mapper.dfg_graph import DfgGraph, dfg_graph
 from loom.progress import Tick, quiet
 
 REWEIGHT = 2.0
@@ -92,7 +93,7 @@ def repairs(rounds: int) -> list[Repair]:
 
 @dataclass
 class Mapping:
-    sw: SwGraph
+    sw: DfgGraph
     adg: AdgGraph
     problem: Problem
     placement: Placement
@@ -189,13 +190,13 @@ def unhostable(problem: Problem) -> bool:
     return ops > pes or not all(problem.options[n] for n in problem.placeable)
 
 
-def map_dfg(body: Block, module: Operation, seed: int = 0, rounds: int = ROUNDS,
+def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
             tick: Tick = quiet) -> Mapping:
-    """Place and route the handshake.func body `body` onto the ADG `module`,
+    """Place and route the handshake.func body `body` onto the ADG `view`,
     in at most `rounds` routing rounds; `tick` hears the round and its stage."""
-    sw = sw_graph(body)
-    adg = flatten(module)
-    problem = build_problem(sw, adg, module)
+    sw = dfg_graph(body)
+    adg = flatten(view)
+    problem = build_problem(sw, adg, view)
     rng = random.Random(seed)
     placement = construct(problem, rng)
     # a node without any host, or more ops than PEs, cannot be repaired by
@@ -229,7 +230,7 @@ def _in_round(tick: Tick, index: int, rounds: int) -> Tick:
 
 
 def _repair(problem: Problem, repair: Repair, first: Mapping, routes: Routes,
-            rng: random.Random, search: _Searcher, done: int,
+            rng: random.Random, search: Searcher, done: int,
             ticks: Callable[[int], Tick]) -> Iterator[Mapping]:
     """The rounds of `repair` after `first` (routed as `routes`), numbered on
     from round `done`; they end at a mapping that fits, or one whose failure
@@ -256,7 +257,7 @@ def _repair(problem: Problem, repair: Repair, first: Mapping, routes: Routes,
         yield last
 
 
-def _route_round(problem: Problem, placement: Placement, search: _Searcher, passes: int,
+def _route_round(problem: Problem, placement: Placement, search: Searcher, passes: int,
                  seed: int, index: int, tick: Tick) -> tuple[Mapping, Routes]:
     """Route `placement`: round `index`'s mapping, and the router's result."""
     nets, where, bound = edge_nets(problem, placement)

@@ -1,6 +1,6 @@
 """Placement: where each DFG node sits, and its constructive first guess.
 
-Every DFG node (sw_graph.py) has options, each a hardware node plus the
+Every DFG node (dfg_graph.py) has options, each a hardware node plus the
 port binding that hosts it: an op a function unit (techmap candidates,
 commutative swaps and join masks included), a memory a hardware memory of
 its kind (the software/hardware family order bridged), a scalar argument a
@@ -22,25 +22,18 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute, Operation
 
-from loom.dialects.fabric_types import TaggedType, scalar_width
+from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph
 from loom.mapper.bridges import port_links, request_lanes, response_lanes
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
-from loom.mapper.sw_graph import SwGraph, SwNode
-from loom.mapper.techmap import (
-    Candidate,
-    HwMemory,
-    _attr_int,  # noqa: PLC2701 (one package)
-    _value_type,  # noqa: PLC2701
-    candidates,
-    fabric_top,
-    hw_memories,
-    hw_units,
-    memory_candidates,
-)
+from loom.mapper.dfg_graph import DfgGraph, DfgNode
+from loom.mapper.dfg_ops import attr_int
+from loom.mapper.inventory import HwMemory, hw_memories, hw_units
+from loom.mapper.matching import Candidate, candidates
+from loom.mapper.memory_binding import memory_candidates
+from loom.mapper.port_types import boundary_fits
 
 UNPLACED = 10 * UNREACHABLE
 """Cost of a node left without a host: worse than any placement."""
@@ -90,7 +83,7 @@ class Option:
 class Problem:
     """What placement works on: the DFG, the ADG and each node's options."""
 
-    sw: SwGraph
+    sw: DfgGraph
     adg: AdgGraph
     options: list[list[Option]]
     """Per DFG node; empty for memref arguments (bound, not placed)."""
@@ -127,26 +120,17 @@ class Problem:
 # --- options --------------------------------------------------------------------------
 
 
-def _boundary_fits(sw: Attribute, hw: Attribute) -> bool:
-    if isinstance(hw, TaggedType) or isinstance(sw, MemRefType):
-        return False
-    s, h = scalar_width(_value_type(sw)), scalar_width(hw)
-    return s is not None and h is not None and s <= h
+def _module_port_types(view: AdgView) -> tuple[list[Attribute], list[Attribute]]:
+    return [a.type for a in view.args], [v.type for v in view.results]
 
 
-def _module_port_types(module: Operation) -> tuple[list[Attribute], list[Attribute]]:
-    block = fabric_top(module).regions[0].block
-    outs = [v.type for v in block.last_op.operands] if block.last_op else []  # type: ignore[union-attr]
-    return [a.type for a in block.args], outs
-
-
-def _boundary_options(node: SwNode, adg: AdgGraph, taken: set[int],
+def _boundary_options(node: DfgNode, adg: AdgGraph, taken: set[int],
                       types: tuple[list[Attribute], list[Attribute]]) -> list[Option]:
     """Module ports for a scalar argument (or result); LOOM binds first-fit in
     order, so the first free fitting port (added to `taken`) is preferred."""
     assert node.value is not None
     kind = "module_in" if node.kind == "input" else "module_out"
-    ports = [n for n in adg.nodes if n.kind == kind and _boundary_fits(
+    ports = [n for n in adg.nodes if n.kind == kind and boundary_fits(
         node.value.type, (types[0] if kind == "module_in" else types[1])[n.index])]
     first = next((n.id for n in ports if n.id not in taken), None)
     if first is not None:
@@ -178,7 +162,7 @@ def _unit_options(op: Operation, adg: AdgGraph, units) -> list[Option]:
 
 
 def memory_lanes(op: Operation) -> tuple[int, int]:
-    return _attr_int(op, "ld_count") or 0, _attr_int(op, "st_count") or 0
+    return attr_int(op, "ld_count") or 0, attr_int(op, "st_count") or 0
 
 
 def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
@@ -233,10 +217,10 @@ def _families_out(hw: HwMemory) -> list[str]:
     return (["ld_data", "ld_done"] if hw.ld_count else []) + (["st_done"] if hw.st_count else [])
 
 
-def build_problem(sw: SwGraph, adg: AdgGraph, module: Operation) -> Problem:
-    units = hw_units(module)
-    memories = hw_memories(module)
-    types = _module_port_types(module)
+def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
+    units = hw_units(view)
+    memories = hw_memories(view)
+    types = _module_port_types(view)
     options: list[list[Option]] = []
     taken: set[int] = set()
     feeders, sinks = port_links(adg)
@@ -306,7 +290,7 @@ def total_cost(problem: Problem, placement: Placement) -> float:
 # --- constructive -----------------------------------------------------------------------
 
 
-def topological_order(sw: SwGraph) -> list[int]:
+def topological_order(sw: DfgGraph) -> list[int]:
     """Kahn's order, lowest id first; a cycle is entered at its lowest id."""
     preds = {n.id: {e.src for e in sw.edges if e.dst == n.id and e.src != n.id}
              for n in sw.nodes}

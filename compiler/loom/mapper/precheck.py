@@ -15,7 +15,7 @@ accept always passes; the placement's own rules are stricter):
   placement's options), and a hardware memory holds at most numRegion of
   them (the placement allows one; numRegion >= 1 only weakens the check).
 - boundary: a scalar argument or result needs its own module port that
-  fits its type (the placement's first-fit rule, placement._boundary_fits).
+  fits its type (the placement's first-fit rule, port_types.boundary_fits).
 - join fan-in: the DFG is compiled for the ADG's largest join, and a wider
   join has no candidate: the op count above covers it.
 
@@ -30,30 +30,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from xdsl.dialects.builtin import MemRefType, StringAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Attribute
 from xdsl.parser import Parser
 
-from loom.dialects import fabric_syntax as fs
-from loom.dialects.fabric_graph import resolve_definition
 from loom.dialects.fabric_types import TaggedType
+from loom.fabric.adg_view import AdgView, FunctionUnit, pe_units, sym_name
 from loom.fabric.builder import AdgBuilder, PEDef
 from loom.fabric.emit import pe_definition
 from loom.ir import make_context, parse
-from loom.mapper.placement import _boundary_fits  # noqa: PLC2701 (the placement's rule)
-from loom.mapper.sw_graph import SwGraph, SwNode
-from loom.mapper.techmap import (
-    HwMemory,
-    HwUnit,
-    _kind_width,  # noqa: PLC2701 (one package)
-    _pe_units,  # noqa: PLC2701
-    candidates,
-    describe,
-    fabric_top,
-    hw_memories,
-    memory_candidates,
-    memref_elements,
-)
+from loom.mapper.dfg_graph import DfgGraph, DfgNode
+from loom.mapper.dfg_ops import describe
+from loom.mapper.inventory import HwMemory, hw_memories, memref_elements
+from loom.mapper.matching import candidates
+from loom.mapper.memory_binding import memory_candidates
+from loom.mapper.port_types import boundary_fits, kind_width
 
 
 @dataclass(frozen=True)
@@ -62,7 +53,7 @@ class PeKind:
 
     name: str
     count: int
-    units: tuple[HwUnit, ...]
+    units: tuple[FunctionUnit, ...]
     """One instance's units (every instance has the same)."""
 
 
@@ -83,41 +74,32 @@ class Capacity:
                     if op.name == "handshake.join"), default=0)
 
 
-def module_capacity(module: Operation) -> Capacity:
+def module_capacity(view: AdgView) -> Capacity:
     """The capacity of a built ADG."""
     kinds: dict[int, PeKind] = {}
-    for op in fabric_top(module).regions[0].block.ops:
-        definition = resolve_definition(op, op.attributes["module"].data) \
-            if op.name == "fabric.instance" else op  # type: ignore[attr-defined]
-        if definition is None or definition.name != "fabric.spatial_pe" or (
-                definition is op and not fs.is_inline(op)):
-            continue
-        key = id(definition)
+    for node in view.of_kind("spatial_pe"):
+        key = id(node.definition)
         if key not in kinds:
-            sym = definition.attributes.get("sym_name")
-            name = sym.data if isinstance(sym, StringAttr) else ""
-            kinds[key] = PeKind(name, 0, tuple(_pe_units(name, definition)))
+            name = sym_name(node.definition)
+            kinds[key] = PeKind(name, 0, pe_units(name, node.definition))
         kinds[key] = replace(kinds[key], count=kinds[key].count + 1)
-    block = fabric_top(module).regions[0].block
-    outs = block.last_op.operands if block.last_op is not None else ()
-    return Capacity(tuple(kinds.values()), tuple(hw_memories(module)),
-                    tuple(a.type for a in block.args if not isinstance(a.type, MemRefType)),
-                    tuple(v.type for v in outs))
+    return Capacity(tuple(kinds.values()), tuple(hw_memories(view)), view.scalar_in_types,
+                    tuple(v.type for v in view.results))
 
 
 class PeDefinitions:
     """Parsed PE definitions, each parsed once: the presets share theirs."""
 
     def __init__(self) -> None:
-        self.units: dict[PEDef, tuple[HwUnit, ...]] = {}
+        self.units: dict[PEDef, tuple[FunctionUnit, ...]] = {}
         self.types: dict[str, Attribute] = {}
 
-    def of(self, pe: PEDef) -> tuple[HwUnit, ...]:
+    def of(self, pe: PEDef) -> tuple[FunctionUnit, ...]:
         if pe not in self.units:
             text = "\n".join(["module {", *pe_definition(pe), "}", ""])
             parsed = parse(text, f"{pe.name}.fabric.mlir").module
             definition = next(op for op in parsed.walk() if op.name == "fabric.spatial_pe")
-            self.units[pe] = tuple(_pe_units(pe.name, definition))
+            self.units[pe] = pe_units(pe.name, definition)
         return self.units[pe]
 
     def type(self, text: str) -> Attribute:
@@ -136,7 +118,7 @@ def builder_capacity(b: AdgBuilder, parsed: PeDefinitions) -> Capacity:
         if n.kind not in ("memory", "extmemory"):
             continue
         memref = parsed.type(str(n.params["memrefType"]))
-        elem = _kind_width(memref.element_type) if isinstance(memref, MemRefType) else None
+        elem = kind_width(memref.element_type) if isinstance(memref, MemRefType) else None
         tagged = any(isinstance(parsed.type(t), TaggedType) for t in (*n.inputs, *n.outputs)
                      if not t.startswith("memref<"))
         memories.append(HwMemory(n.name, n.kind, int(n.params["ldCount"]),  # type: ignore[call-overload]
@@ -153,25 +135,25 @@ def builder_capacity(b: AdgBuilder, parsed: PeDefinitions) -> Capacity:
 class Shortfall:
     """The first necessary resource the ADG lacks."""
 
-    node: SwNode
+    node: DfgNode
     message: str
     """One line, LOOM's Cn label first."""
 
 
-def shortfall(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+def shortfall(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     """The resource `adg` lacks for every mapping of `sw`, or None when it has
     all of them (which does not mean the mapping succeeds)."""
     return _ops(sw, cap, adg) or _memories(sw, cap, adg) or _boundary(sw, cap, adg)
 
 
-def _ops(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+def _ops(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     ops = [n for n in sw.nodes if n.kind == "op" and n.op is not None]
     wants = [[k for k, kind in enumerate(cap.pe_kinds) if candidates(n.op, kind.units)]
              for n in ops]  # type: ignore[arg-type]
     return _hosts(ops, wants, [k.count for k in cap.pe_kinds], adg, "function unit", "PEs")
 
 
-def _memories(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+def _memories(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     mems = [n for n in sw.nodes if n.kind == "memory" and n.op is not None]
     index = {id(h): k for k, h in enumerate(cap.memories)}
     wants = [[index[id(h)] for h in memory_candidates(n.op, cap.memories)]  # type: ignore[arg-type]
@@ -181,7 +163,7 @@ def _memories(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
                   "memory regions" if regions else "memories")
 
 
-def _hosts(nodes: list[SwNode], wants: list[list[int]], capacity: list[int], adg: str,
+def _hosts(nodes: list[DfgNode], wants: list[list[int]], capacity: list[int], adg: str,
            host: str, hosts: str) -> Shortfall | None:
     """Each node onto one unit of a host it wants: the first node without any
     host, or Hall's witness (the nodes that want only some hosts outnumber them)."""
@@ -198,11 +180,11 @@ def _hosts(nodes: list[SwNode], wants: list[list[int]], capacity: list[int], adg
                      f"that can host it and the kernel has {need} ops that need one of them")
 
 
-def _boundary(sw: SwGraph, cap: Capacity, adg: str) -> Shortfall | None:
+def _boundary(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     for kind, ports in (("input", cap.inputs), ("output", cap.outputs)):
         nodes = [n for n in sw.nodes if n.kind == kind and not n.is_memref_input
                  and n.value is not None]
-        wants = [[p for p, t in enumerate(ports) if _boundary_fits(n.value.type, t)]
+        wants = [[p for p, t in enumerate(ports) if boundary_fits(n.value.type, t)]
                  for n in nodes]  # type: ignore[union-attr]
         blocked = _unassignable(wants, [1] * len(ports))
         if blocked is not None:

@@ -64,7 +64,7 @@ class Routes:
         return not self.overused and all(p is not None for net in self.paths for p in net)
 
 
-class _Searcher:
+class Searcher:
     """The port graph in flat lists, and per sink the step counts back to it
     (the A* estimate: every step costs at least 1, so it never overestimates;
     a port with no count cannot reach the sink and is never expanded)."""
@@ -114,16 +114,16 @@ class _Searcher:
         return dist
 
 
-def searcher(graph: AdgGraph) -> _Searcher:
+def searcher(graph: AdgGraph) -> Searcher:
     """The search tables of `graph`, to share between route calls on it."""
-    return _Searcher(graph)
+    return Searcher(graph)
 
 
 def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
-          search: _Searcher | None = None, tick: Tick = quiet) -> Routes:
+          search: Searcher | None = None, tick: Tick = quiet) -> Routes:
     """Route every net; negotiated congestion for at most `passes` passes
     (`tick` hears which pass and net)."""
-    search = search or _Searcher(graph)
+    search = search or Searcher(graph)
     history = [0.0] * len(graph.ports)
     present = PRESENT_FACTOR
     users: list[set[int]] = [set() for _ in graph.ports]
@@ -155,7 +155,7 @@ def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
     return result
 
 
-def _route_net(search: _Searcher, net: Net, index: int, users: list[set[int]],
+def _route_net(search: Searcher, net: Net, index: int, users: list[set[int]],
                history: list[float], present: float) -> list[list[int] | None]:
     parent: dict[int, int | None] = {net.source: None}
     users[net.source].add(index)
@@ -177,7 +177,7 @@ def _route_net(search: _Searcher, net: Net, index: int, users: list[set[int]],
     return paths
 
 
-def _search(search: _Searcher, starts: list[int], sink: int, tree: dict[int, int | None],
+def _search(search: Searcher, starts: list[int], sink: int, tree: dict[int, int | None],
             index: int, users: list[set[int]], history: list[float],
             present: float) -> dict[int, int] | None:
     """Least-cost path from the tree to `sink` (A*); returns the new ports' parents."""
@@ -215,4 +215,4 @@ def _path_to(parent: dict[int, int | None], sink: int) -> list[int]:
     return path[::-1]
 
 
-__all__ = ["Net", "Routes", "route", "searcher"]
+__all__ = ["Net", "Routes", "Searcher", "route", "searcher"]

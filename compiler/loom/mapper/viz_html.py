@@ -9,7 +9,7 @@ As LOOM's page, it carries its data as script constants:
                      fabric.module's viz_file attribute, relative to the ADG file);
                      without one, the same schema with the components on a grid
     DFG_DATA         LOOM's DFG JSON: nodes and edges numbered as map.json's sw_node
-                     and sw_edge (sw_graph.py), each op with its C line
+                     and sw_edge (dfg_graph.py), each op with its C line
     MAPPING_DATA     map.json, as written
     SIM_TRACE_DATA   null (no trace playback)
 
@@ -25,15 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import MemRefType, NoneType, StringAttr
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block
 
 from loom.dfg_names import name_dfg
 from loom.fabric.viz import STEP, VERSION
 from loom.ir import op_location
 from loom.mapper.adg_graph import AdgGraph, AdgNode
 from loom.mapper.mapping import Mapping
-from loom.mapper.sw_graph import SwEdge, SwGraph, SwNode
-from loom.mapper.techmap import fabric_top
+from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
+from loom.fabric.adg_view import AdgView
 from loom.rtl.render import template_environment
 
 TEMPLATE = "viz.html.j2"
@@ -76,9 +76,9 @@ def adg_data(g: AdgGraph, name: str) -> dict[str, Any]:
 # --- ADG_LAYOUT_DATA -----------------------------------------------------------------------
 
 
-def sidecar(module: Operation, adg_path: Path | None) -> tuple[dict[str, Any] | None, str]:
+def sidecar(view: AdgView, adg_path: Path | None) -> tuple[dict[str, Any] | None, str]:
     """(the ADG's viz sidecar, or None; why there is none)."""
-    attr = fabric_top(module).attributes.get("viz_file")
+    attr = view.top.attributes.get("viz_file")
     if not isinstance(attr, StringAttr):
         return None, "the ADG names no viz_file"
     path = Path(attr.data)
@@ -115,7 +115,7 @@ def grid_layout(adg: dict[str, Any]) -> dict[str, Any]:
 # --- DFG_DATA ------------------------------------------------------------------------------
 
 
-def _body(sw: SwGraph) -> Block | None:
+def _body(sw: DfgGraph) -> Block | None:
     for n in sw.nodes:
         if n.op is not None:
             return n.op.parent_block()
@@ -136,18 +136,18 @@ def _source_line(file: str, line: int | None, cache: dict[str, list[str] | None]
     return lines[line - 1].strip() if lines is not None and 0 < line <= len(lines) else None
 
 
-def _edge_type(e: SwEdge) -> str:
+def _edge_type(e: DfgEdge) -> str:
     if isinstance(e.value.type, MemRefType):
         return "memref"
     return "control" if isinstance(e.value.type, NoneType) else "data"
 
 
-def dfg_data(sw: SwGraph, func_name: str) -> dict[str, Any]:
+def dfg_data(sw: DfgGraph, func_name: str) -> dict[str, Any]:
     body = _body(sw)
     names = name_dfg(body) if body is not None else None
     sources: dict[str, list[str] | None] = {}
 
-    def node_row(n: SwNode) -> dict[str, Any]:
+    def node_row(n: DfgNode) -> dict[str, Any]:
         row: dict[str, Any] = {"id": n.id, "kind": n.kind, "op": n.op_name}
         if n.op is not None:
             row["name"] = names.ops[n.op] if names else f"n{n.id}"
@@ -183,12 +183,12 @@ def _script_json(doc: Any) -> str:
     return json.dumps(doc, separators=(",", ":")).replace("</", "<\\/")
 
 
-def viz_html(m: Mapping, module: Operation, map_json_text: str, stem: str,
+def viz_html(m: Mapping, view: AdgView, map_json_text: str, stem: str,
              adg_path: Path | None = None) -> str:
     """The text of `<stem>.viz.html` (stem: `<dfg>.<adg>`)."""
     dfg_name, _, adg_name = stem.partition(".")
     adg = adg_data(m.adg, adg_name or stem)
-    layout, why = sidecar(module, adg_path)
+    layout, why = sidecar(view, adg_path)
     if layout is None:
         layout = grid_layout(adg) | {"inferred_because": why}
     return template_environment().get_template(TEMPLATE).render(

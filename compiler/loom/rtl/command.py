@@ -13,7 +13,7 @@ from pathlib import Path
 from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
-from loom.inputs import prepare
+from loom.inputs import KernelSource, prepare
 from loom.ir import load_module
 from loom.golden.run import find_func
 from loom.rtl.netlist import Netlist, build_netlist
@@ -60,7 +60,7 @@ def rtl_main(args: argparse.Namespace) -> int:
     if args.kernel is None:
         raise LoomError("loom rtl: give a kernel K, or --adg A for the fabric RTL")
     args.bundle = None
-    inputs = prepare(args, need_bundle=False)
+    inputs = prepare(KernelSource.from_args(args), need_bundle=False)
     func = find_func(load_module(inputs.dfg), args.top, str(inputs.dfg))
     arts = write_rtl(func, str(inputs.dfg), inputs.out_dir, inputs.name)
     print(f"rtl: {arts.top_file} ({len(arts.netlist.instances)} instances, "

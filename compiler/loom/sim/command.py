@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from loom.diagnostics import LoomError
-from loom.inputs import prepare
+from loom.inputs import KernelSource, prepare
 from loom.progress import Progress
 from loom.sim.flow import MAX_LINES, GoldenFailed, run_seed, setup
 from loom.sim import profiles
@@ -42,7 +42,7 @@ def sim_main(args: argparse.Namespace) -> int:
     if args.adg is not None:
         return fabric_sim_main(args)
     t0 = time.perf_counter()
-    inputs = prepare(args)
+    inputs = prepare(KernelSource.from_args(args))
     t_compile = time.perf_counter() - t0
     print(f"sim: {inputs.name}: compiled in {t_compile:.1f} s; golden run, RTL, "
           "Verilator build", flush=True)
@@ -75,13 +75,14 @@ def sim_main(args: argparse.Namespace) -> int:
 
 
 def fabric_sim_main(args: argparse.Namespace) -> int:
+    from loom.mapper.command import map_request
     from loom.sim import fabric_flow
     # the fabric run always records every DFG edge's tokens: --trace asks for nothing more
     if args.waves:
         raise LoomError("--waves is not supported with --adg yet")
     t0 = time.perf_counter()
     try:
-        s = fabric_flow.setup(args)
+        s = fabric_flow.setup(map_request(args, args.map_seed, args.map_rounds))
     except GoldenFailed as exc:
         return _fail(f"{args.kernel}: the golden model itself fails", exc.problems)
     t_setup = time.perf_counter() - t0

@@ -23,7 +23,7 @@ from loom.fabric.rtl.top import identifier
 from loom.ir import op_location
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
-from loom.mapper.sw_graph import SwNode
+from loom.mapper.dfg_graph import DfgNode
 from loom.mapper.wires import step_wires
 from loom.sim.fabric_harness import Tap, tap_key
 
@@ -119,7 +119,7 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
     return EdgeMap(probes, unobserved)
 
 
-def _operand(node: SwNode, index: int, ret: Operation | None) -> SSAValue:
+def _operand(node: DfgNode, index: int, ret: Operation | None) -> SSAValue:
     """The value a consumer takes as its operand `index` (an output sentinel: returned)."""
     if node.op is not None:
         return node.op.operands[index]
@@ -127,7 +127,7 @@ def _operand(node: SwNode, index: int, ret: Operation | None) -> SSAValue:
     return ret.operands[node.index]
 
 
-def _describe(node: SwNode, ops: dict[Operation, str], filename: str) -> str:
+def _describe(node: DfgNode, ops: dict[Operation, str], filename: str) -> str:
     """A DFG node as a report names it: the op, its label and its C line."""
     if node.op is None:
         what = "argument" if node.kind == "input" else "result"

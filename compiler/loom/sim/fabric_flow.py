@@ -1,5 +1,5 @@
 """The simulation flow on a fabric: a kernel compiled for the ADG and mapped
-(loom.mapper.command.map_kernel), the golden run of the mapped DFG, the
+(loom.mapper.kernel_map.map_kernel), the golden run of the mapped DFG, the
 fabric RTL and its harness built once per ADG (under gen/fabric_build/<adg>,
 keyed by the ADG's RTL alone, so every kernel mapped onto it reuses the
 build), then runs that stream config.bin into the config port and check
@@ -10,7 +10,6 @@ results and the final memories against the golden and native runs.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from loom.diagnostics import ToolFailure
 from loom.fabric.rtl.command import write_fabric_rtl
 from loom.fabric.rtl.top import FabricRtl
 from loom.golden.run import GoldenRun, run_dfg
-from loom.mapper.command import MappedKernel, from_sim, map_kernel
+from loom.mapper.kernel_map import MapRequest, MappedKernel, map_kernel
 from loom.mapper.config_files import read_config_bin
 from loom.sim.compare import read_memory, read_trace
 from loom.sim.fabric_check import check_edges
@@ -94,13 +93,12 @@ def fabric_build(rtl: FabricRtl, adg: str, build_root: Path = BUILD_ROOT) -> Sim
                     makeflags=FABRIC_MAKEFLAGS)
 
 
-def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetup:
+def setup(req: MapRequest, build_root: Path = BUILD_ROOT) -> FabricSetup:
     """Compile and map (a kernel that does not fit raises the mapper's
     diagnosis), run the golden model on the mapped DFG (recording every
     channel: the edges are compared token by token), write the fabric RTL
-    beside the map and build the fabric's harness (cached per ADG). `args`:
-    `loom sim --adg` as parsed."""
-    mapped = map_kernel(from_sim(args), need_bundle=True)
+    beside the map and build the fabric's harness (cached per ADG)."""
+    mapped = map_kernel(req, need_bundle=True)
     inputs = mapped.inputs
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
@@ -110,7 +108,7 @@ def setup(args: argparse.Namespace, build_root: Path = BUILD_ROOT) -> FabricSetu
     # before the build: a binding the flow cannot run is refused in seconds, not after minutes
     bound = binding(mapped.mapping)
     with dir_lock(inputs.out_dir):
-        arts = write_fabric_rtl(mapped.target.path, mapped.target.name, inputs.out_dir)
+        arts = write_fabric_rtl(mapped.target, inputs.out_dir)
         words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
     with dir_lock(build_root / mapped.target.name):   # the ADG's sources and build, shared
         build = fabric_build(arts.rtl, mapped.target.name, build_root)

@@ -93,7 +93,7 @@ def fabric_taps(rtl: FabricRtl) -> list[Tap]:
     """Every data input port of every PE and memory, in body order (a memref
     input is no port: lane k is the k-th other input)."""
     taps: list[Tap] = []
-    for node in rtl.graph.nodes:
+    for node in rtl.view.nodes:
         if node.kind not in TAPPED:
             continue
         data = [t for t in node.in_types if not isinstance(t, MemRefType)]
@@ -111,9 +111,9 @@ def fabric_taps(rtl: FabricRtl) -> list[Tap]:
 
 
 def top_ports(rtl: FabricRtl) -> tuple[list[TopPort], list[TopPort]]:
-    ins = [TopPort(f"in{k}", wire_width(a.type)) for k, a in enumerate(rtl.graph.args)
+    ins = [TopPort(f"in{k}", wire_width(a.type)) for k, a in enumerate(rtl.view.args)
            if not isinstance(a.type, MemRefType)]
-    outs = [TopPort(f"out{i}", wire_width(v.type)) for i, v in enumerate(rtl.graph.results)]
+    outs = [TopPort(f"out{i}", wire_width(v.type)) for i, v in enumerate(rtl.view.results)]
     return ins, outs
 
 
@@ -136,7 +136,7 @@ def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
     module = f"tb_{rtl.top}"
     text = template_environment().get_template("fabric_tb.sv.j2").render(
         top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
-        pes=[identifier(n.name) for n in rtl.graph.nodes if n.kind == "spatial_pe"],
+        pes=[identifier(n.name) for n in rtl.view.nodes if n.kind == "spatial_pe"],
         taps=fabric_taps(rtl), tag_shift=TAG_SHIFT,
         max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
         connections=",\n".join("    " + c for c in conns))

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loom.diagnostics import LoomError, Location
-from loom.fabric.presets import parse_preset, preset
+from loom.fabric.adg_file import Adg, load_adg
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
-from loom.ir import load_module
 
 
 @dataclass(frozen=True)
@@ -25,29 +24,13 @@ class FabricRtlFiles:
     files: tuple[Path, ...]
 
 
-def adg_stem(path: Path) -> str:
-    """LOOM's ADG stem: the file stem minus a trailing `.fabric`."""
-    return path.name.removesuffix(".mlir").removesuffix(".fabric")
-
-
-def resolve_adg(target: str, out_dir: Path) -> tuple[Path, str]:
-    """(ADG file, ADG name) of a file path or a preset name."""
-    path = Path(target)
-    if path.suffix == ".mlir" or path.exists():
-        if not path.exists():
-            raise LoomError(f"no such ADG file '{target}'", Location(target))
-        return path, adg_stem(path)
-    parse_preset(target)   # one-line error for an unknown preset
-    mlir, _ = preset(target).write(out_dir, target)
-    return mlir, target
-
-
-def write_fabric_rtl(adg: Path, name: str, out_dir: Path) -> FabricRtlFiles:
-    module = load_module(adg)
+def write_fabric_rtl(adg: Adg, out_dir: Path) -> FabricRtlFiles:
+    """The fabric RTL of `adg` in `out_dir/rtl`, and its file list."""
+    name = adg.name
     try:
-        rtl = fabric_rtl(module, name)
+        rtl = fabric_rtl(adg.view, name)
     except LoomError as err:
-        raise LoomError(err.message, err.loc or Location(str(adg))) from err
+        raise LoomError(err.message, err.loc or Location(str(adg.path))) from err
     rtl_dir = out_dir / "rtl"
     rtl_dir.mkdir(parents=True, exist_ok=True)
     files = []
@@ -66,10 +49,9 @@ def fabric_rtl_main(args: argparse.Namespace) -> int:
         raise LoomError("loom rtl --adg writes the fabric alone; give no kernel "
                         "(a mapped kernel runs with loom sim K --adg A)")
     out_dir = Path(args.out_dir) if args.out_dir else None
-    adg, name = resolve_adg(args.adg, out_dir or Path("gen") / Path(args.adg).name)
-    out = out_dir or Path("gen") / name
-    arts = write_fabric_rtl(adg, name, out)
-    print(f"rtl: {arts.top_file} (module {arts.rtl.top}, {len(arts.rtl.graph.nodes)} "
+    adg = load_adg(args.adg, out_dir or Path("gen") / Path(args.adg).name)
+    arts = write_fabric_rtl(adg, out_dir or Path("gen") / adg.name)
+    print(f"rtl: {arts.top_file} (module {arts.rtl.top}, {len(arts.rtl.view.nodes)} "
           f"components, {len(arts.files)} files, {arts.rtl.layout.word_count} config words)")
     print(f"     file list {arts.file_list}")
     return 0

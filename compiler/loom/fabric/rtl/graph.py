@@ -1,24 +1,18 @@
-"""The graph of a fabric.module as the RTL generator sees it: nodes in body
-order with their input and output values and wire widths.
+"""What the fabric RTL generator needs of an ADG beyond its view: wire
+widths of fabric types, and the rule that refuses what RTL cannot build.
 
-Names follow the configuration layout (loom.fabric.config_layout._nodes),
-so a node's config slice is found by its name.
+The nodes, their names (which are also their config slices' names) and
+types come from the one model, loom.fabric.adg_view.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Attribute
 
 from loom.diagnostics import LoomError
-from loom.dialects import fabric_syntax as fs
-from loom.dialects.fabric_support import unsupported_components
 from loom.dialects.fabric_types import TaggedType, scalar_width
-from loom.fabric.config_layout import _nodes
-
-TAG_KINDS = ("add_tag", "map_tag", "del_tag")
+from loom.fabric.adg_view import AdgView
 
 
 def wire_width(t: Attribute) -> int:
@@ -40,69 +34,17 @@ def tag_width(t: Attribute) -> int:
     return t.tag_width if isinstance(t, TaggedType) else 0
 
 
-@dataclass(frozen=True)
-class Node:
-    name: str
-    kind: str
-    op: Operation
-    definition: Operation
-    inputs: tuple[SSAValue, ...]
-    outputs: tuple[SSAValue, ...]
-    in_types: tuple[Attribute, ...]
-    out_types: tuple[Attribute, ...]
-
-
-@dataclass(frozen=True)
-class FabricGraph:
-    module: str
-    top: Operation
-    args: tuple[SSAValue, ...]
-    results: tuple[SSAValue, ...]
-    nodes: tuple[Node, ...]
-
-    def consumers(self, value: SSAValue) -> list[tuple[str, int]]:
-        """(node name or '' for the module output, port) of each use of `value`."""
-        uses = [(n.name, k) for n in self.nodes for k, v in enumerate(n.inputs) if v is value]
-        uses += [("", k) for k, v in enumerate(self.results) if v is value]
-        return uses
-
-
-def _types(node_op: Operation, definition: Operation) -> tuple[tuple[Attribute, ...], ...]:
-    if node_op.name in (f"fabric.{k}" for k in TAG_KINDS):
-        return (tuple(v.type for v in node_op.operands), tuple(r.type for r in node_op.results))
-    ftype = fs.function_type(definition)
-    return tuple(ftype.inputs.data), tuple(ftype.outputs.data)
-
-
-def fabric_graph(module: ModuleOp) -> FabricGraph:
-    """The nodes of the first fabric.module; LoomError on what RTL cannot build."""
-    top = next((op for op in module.walk() if op.name == "fabric.module"), None)
-    if top is None:
-        raise LoomError("no fabric.module in the ADG")
-    for _, reason in unsupported_components(module):
-        raise LoomError(reason)
-    nodes = []
-    for name, op, definition in _nodes(top):
-        ins, outs = _types(op, definition)
-        nodes.append(Node(name, definition.name.removeprefix("fabric."), op, definition,
-                          tuple(op.operands), tuple(op.results), ins, outs))
-    block = top.regions[0].block
-    yield_op = block.last_op
-    assert yield_op is not None
-    graph = FabricGraph(top.attributes["sym_name"].data,  # type: ignore[attr-defined]
-                        top, tuple(block.args), tuple(yield_op.operands), tuple(nodes))
-    _check_single_use(graph)
-    return graph
-
-
-def _check_single_use(graph: FabricGraph) -> None:
+def check_buildable(view: AdgView) -> None:
+    """LoomError on what the fabric RTL cannot build: an unsupported
+    component, or a value that feeds several ports outside a switch."""
+    view.check_supported()
     # only routing nodes fan out (LOOM's C11); a plain fork would deadlock
     # on a consumer whose route is off, so a multi-use value is refused
-    values = [*graph.args, *(r for n in graph.nodes for r in n.outputs)]
+    values = [*view.args, *(r for n in view.nodes for r in n.outputs)]
     for v in values:
         if isinstance(v.type, MemRefType):
             continue
-        uses = graph.consumers(v)
+        uses = view.consumers(v)
         if len(uses) > 1:
             names = ", ".join(n or "the module output" for n, _ in uses)
             raise LoomError(f"a value feeds {len(uses)} ports ({names}); fan-out outside a "

@@ -22,7 +22,8 @@ from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric.config_layout import REGION_FIELD_NAMES, Slice
-from loom.fabric.rtl.graph import Node, tag_width, value_width, wire_width
+from loom.fabric.adg_view import ViewNode
+from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.fabric.rtl.modules import Component, Module, digest, field_offsets, render_fabric
 from loom.rtl.units import unit_spec
 from loom.rtl.render import render_spec
@@ -53,7 +54,7 @@ def _families(names: list[str], types, counts: dict[str, int]) -> list[Family]:
             for lane, (name, t) in enumerate(zip(names, types))]
 
 
-def _shape(node: Node, memref: MemRefType) -> tuple[int, ...]:
+def _shape(node: ViewNode, memref: MemRefType) -> tuple[int, ...]:
     shape = tuple(memref.get_shape())
     if node.kind == "extmemory":
         return (1 << ADDR_BITS,)   # the storage is outside: any 32-bit element address
@@ -63,7 +64,7 @@ def _shape(node: Node, memref: MemRefType) -> tuple[int, ...]:
     return (prod(shape),)
 
 
-def memory_component(node: Node, s: Slice | None) -> Component:
+def memory_component(node: ViewNode, s: Slice | None) -> Component:
     d = node.definition
     if node.kind == "memory" and not fs.bool_param(d, "is_private", True):
         raise LoomError(f"fabric.memory '{node.name}' with is_private = false is not supported "

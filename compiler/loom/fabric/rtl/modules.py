@@ -16,8 +16,16 @@ from typing import Any
 
 from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
-from loom.fabric.config_layout import Slice
-from loom.fabric.rtl.graph import Node, tag_width, value_width, wire_width
+from loom.fabric.config_layout import (
+    Slice,
+    entry_field,
+    mux_field,
+    pe_mux,
+    route_field,
+    slot_field,
+)
+from loom.fabric.adg_view import ViewNode
+from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.rtl.render import render_unit, template_environment
 
 
@@ -71,25 +79,24 @@ def render_fabric(template: str, module: str, params: dict[str, Any],
     return Module(module, header + text)
 
 
-def _widths(node: Node) -> tuple[int, int]:
+def _widths(node: ViewNode) -> tuple[int, int]:
     w_in = max((wire_width(t) for t in node.in_types), default=1)
     w_out = max((wire_width(t) for t in node.out_types), default=1)
     return w_in, w_out
 
 
-def lane_width(node: Node) -> int:
+def lane_width(node: ViewNode) -> int:
     """Bits of each data lane of a node's ports (its widest port): lane k of
     `<instance>_io_in_data` is bits [k*lane +: lane]."""
     return max(_widths(node))
 
 
-def _spatial_sw(node: Node, s: Slice | None) -> Component:
+def _spatial_sw(node: ViewNode, s: Slice | None) -> Component:
     w_in, w_out = _widths(node)
     w = max(w_in, w_out)
     n_in, n_out = len(node.in_types), len(node.out_types)
     offs = field_offsets(s)
-    routes = [(o, i, offs[f"route.o{o}.i{i}"][0]) for o in range(n_out) for i in range(n_in)
-              if f"route.o{o}.i{i}" in offs]
+    routes = [(o, i, offs[route_field(o, i)][0]) for o, i in node.connectivity()]
     bits = s.bits if s is not None else 0
     params = dict(n_in=n_in, n_out=n_out, w=w, routes=routes)
     name = f"loom_fabric_spatial_sw_i{n_in}_o{n_out}_w{w}_{digest(routes)}"
@@ -98,7 +105,7 @@ def _spatial_sw(node: Node, s: Slice | None) -> Component:
     return Component(name, n_in, w, n_out, w, bits, True, (mod,))
 
 
-def _temporal_sw(node: Node, s: Slice | None) -> Component:
+def _temporal_sw(node: ViewNode, s: Slice | None) -> Component:
     w_in, w_out = _widths(node)
     w = max(w_in, w_out)
     n_in, n_out = len(node.in_types), len(node.out_types)
@@ -107,9 +114,9 @@ def _temporal_sw(node: Node, s: Slice | None) -> Component:
     n_slots = fs.int_param(node.definition, "num_route_table", 0) or 0
     slots = []
     for t in range(n_slots):
-        bits = [(o, i, offs[f"slot{t}.route.o{o}.i{i}"][0]) for o in range(n_out)
-                for i in range(n_in) if f"slot{t}.route.o{o}.i{i}" in offs]
-        slots.append((offs[f"slot{t}.valid"][0], offs[f"slot{t}.tag"][0], bits))
+        bits = [(o, i, offs[slot_field(t, route_field(o, i))][0])
+                for o, i in node.connectivity()]
+        slots.append((offs[slot_field(t, "valid")][0], offs[slot_field(t, "tag")][0], bits))
     params = dict(n_in=n_in, n_out=n_out, w=w, k=k, slots=slots)
     name = f"loom_fabric_temporal_sw_i{n_in}_o{n_out}_w{w}_t{k}_{digest(slots)}"
     mod = render_fabric("fabric_temporal_sw", name, params, f"fabric.temporal_sw {node.name}",
@@ -118,7 +125,7 @@ def _temporal_sw(node: Node, s: Slice | None) -> Component:
     return Component(name, n_in, w, n_out, w, s.bits if s else 0, True, (mod,))
 
 
-def _fifo(node: Node, s: Slice | None) -> Component:
+def _fifo(node: ViewNode, s: Slice | None) -> Component:
     w_in, w_out = _widths(node)
     w = max(w_in, w_out)
     depth = fs.int_param(node.definition, "depth", 1) or 1
@@ -136,7 +143,7 @@ def _fifo(node: Node, s: Slice | None) -> Component:
                      (Module(inner, text), mod))
 
 
-def _add_tag(node: Node, s: Slice | None) -> Component:
+def _add_tag(node: ViewNode, s: Slice | None) -> Component:
     out = node.out_types[0]
     w_in, v, k = wire_width(node.in_types[0]), value_width(out), tag_width(out)
     offs = field_offsets(s)
@@ -149,7 +156,7 @@ def _add_tag(node: Node, s: Slice | None) -> Component:
     return Component(name, 1, w_in, 1, v + k, s.bits if s else 0, False, (mod,))
 
 
-def _del_tag(node: Node, s: Slice | None) -> Component:
+def _del_tag(node: ViewNode, s: Slice | None) -> Component:
     src = node.in_types[0]
     w_out, v, k = wire_width(node.out_types[0]), value_width(src), tag_width(src)
     name = f"loom_fabric_del_tag_v{v}_t{k}_w{w_out}"
@@ -158,12 +165,12 @@ def _del_tag(node: Node, s: Slice | None) -> Component:
     return Component(name, 1, v + k, 1, w_out, 0, False, (mod,))
 
 
-def _map_tag(node: Node, s: Slice | None) -> Component:
+def _map_tag(node: ViewNode, s: Slice | None) -> Component:
     src, dst = node.in_types[0], node.out_types[0]
     v, k_in, k_out = value_width(src), tag_width(src), tag_width(dst)
     offs = field_offsets(s)
-    entries = [(offs[f"entry{e}.valid"][0], offs[f"entry{e}.src_tag"][0],
-                offs[f"entry{e}.dst_tag"][0]) for e in range(len(offs) // 3)]
+    entries = [(offs[entry_field(e, "valid")][0], offs[entry_field(e, "src_tag")][0],
+                offs[entry_field(e, "dst_tag")][0]) for e in range(len(offs) // 3)]
     name = f"loom_fabric_map_tag_v{v}_i{k_in}_o{k_out}_n{len(entries)}"
     mod = render_fabric("fabric_map_tag", name, dict(v=v, k_in=k_in, k_out=k_out,
                                                      entries=len(entries)),
@@ -172,37 +179,21 @@ def _map_tag(node: Node, s: Slice | None) -> Component:
     return Component(name, 1, v + k_in, 1, v + k_out, s.bits if s else 0, False, (mod,))
 
 
-def _pe_fu_ops(definition) -> list:
-    """The PE's function units in opcode order (as config_layout._pe_fus)."""
-    from loom.dialects.fabric_graph import resolve_definition
-    fus = []
-    for op in definition.regions[0].block.ops:
-        if op.name == "fabric.function_unit":
-            fus.append(op)
-        elif op.name == "fabric.instance":
-            target = resolve_definition(op, op.attributes["module"].data)
-            if target is not None and target.name == "fabric.function_unit":
-                fus.append(target)
-    return fus
-
-
-def _spatial_pe(node: Node, s: Slice | None) -> Component:
+def _spatial_pe(node: ViewNode, s: Slice | None) -> Component:
     from loom.fabric.rtl.fu import fu_module
     assert s is not None   # a spatial PE always has a slice (enable)
     lane = lane_width(node)
     n_in, n_out = len(node.in_types), len(node.out_types)
     pe_name = node.definition.attributes["sym_name"].data  # type: ignore[attr-defined]
-    fus = [fu_module(fu, lane, f"function unit of fabric.spatial_pe @{pe_name}")
-           for fu in _pe_fu_ops(node.definition)]
+    fus = [fu_module(u.definition, lane, f"function unit of fabric.spatial_pe @{pe_name}")
+           for u in node.units]
     offs = field_offsets(s)
     k_in = max(f.n_in for f in fus)
     k_out = max(f.n_out for f in fus)
-    in_fields = [(offs[f"in{k}.sel"][0], offs[f"in{k}.discard"][0],
-                  offs[f"in{k}.disconnect"][0]) for k in range(k_in)]
-    out_fields = [(offs[f"out{k}.sel"][0], offs[f"out{k}.discard"][0],
-                   offs[f"out{k}.disconnect"][0]) for k in range(k_out)]
-    in_sel_bits = offs["in0.sel"][1]
-    out_sel_bits = offs["out0.sel"][1]
+    in_fields = [_mux_offsets(offs, pe_mux("in", k)) for k in range(k_in)]
+    out_fields = [_mux_offsets(offs, pe_mux("out", k)) for k in range(k_out)]
+    in_sel_bits = offs[mux_field(pe_mux("in", 0), "sel")][1]
+    out_sel_bits = offs[mux_field(pe_mux("out", 0), "sel")][1]
     payload = sum(f.width for f in s.fields)
     buffer, buffer_text = render_unit("fifo", slots=2, w=lane,
                                       origin="output buffer of a fabric.spatial_pe")
@@ -226,12 +217,18 @@ def _spatial_pe(node: Node, s: Slice | None) -> Component:
     return Component(name, n_in, lane, n_out, lane, s.bits, True, (*files, mod))
 
 
+def _mux_offsets(offs: dict[str, tuple[int, int]], mux: str) -> tuple[int, int, int]:
+    """Bit offsets of a mux-like field's sel, discard and disconnect parts."""
+    return tuple(offs[mux_field(mux, part)][0]  # type: ignore[return-value]
+                 for part in ("sel", "discard", "disconnect"))
+
+
 def identifier_of(name: str) -> str:
     import re
     return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
-def _memory(node: Node, s: Slice | None) -> Component:
+def _memory(node: ViewNode, s: Slice | None) -> Component:
     from loom.fabric.rtl.memory import memory_component
     return memory_component(node, s)
 
@@ -249,7 +246,7 @@ _KINDS = {
 }
 
 
-def component(node: Node, s: Slice | None) -> Component:
+def component(node: ViewNode, s: Slice | None) -> Component:
     """The module of one graph node configured by slice `s` (None: no config bits)."""
     make = _KINDS.get(node.kind)
     if make is None:

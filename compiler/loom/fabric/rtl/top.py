@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import SSAValue
 
+from loom.fabric.adg_view import AdgView
 from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
-from loom.fabric.rtl.graph import FabricGraph, fabric_graph, wire_width
+from loom.fabric.rtl.graph import check_buildable, wire_width
 from loom.fabric.rtl.modules import Component, Module, component, render_fabric
 from loom.rtl.render import render_unit
 
@@ -91,7 +92,7 @@ class FabricRtl:
     modules: tuple[Module, ...]
     """Every module, submodules first, the top last."""
     layout: FabricLayout
-    graph: FabricGraph
+    view: AdgView
     master: tuple[tuple[str, str, int], ...] = ()
     """(direction, top port, bits) of every extmemory's master port, body order:
     `<instance>_mem_req_*`, `_mem_resp_*`, `_mem_idle`."""
@@ -103,15 +104,16 @@ class FabricRtl:
 
     def port_names(self) -> tuple[list[str], list[str]]:
         """The data channel names of the top: inputs, outputs."""
-        ins = [f"in{k}" for k, a in enumerate(self.graph.args)
+        ins = [f"in{k}" for k, a in enumerate(self.view.args)
                if not isinstance(a.type, MemRefType)]
-        return ins, [f"out{i}" for i in range(len(self.graph.results))]
+        return ins, [f"out{i}" for i in range(len(self.view.results))]
 
 
-def fabric_rtl(module: ModuleOp, name: str) -> FabricRtl:
-    """The fabric RTL of the first fabric.module of `module`; top `<name>_fabric`."""
-    graph = fabric_graph(module)
-    layout = fabric_layout(module)
+def fabric_rtl(graph: AdgView, name: str) -> FabricRtl:
+    """The fabric RTL of the ADG `graph`; top `<name>_fabric`; LoomError on
+    what the RTL cannot build."""
+    check_buildable(graph)
+    layout = fabric_layout(graph)
     sliced = {s.name: s for s in layout.slices}
     comps = [(n, component(n, sliced.get(n.name))) for n in graph.nodes]
     modules: dict[str, Module] = {}
@@ -120,14 +122,14 @@ def fabric_rtl(module: ModuleOp, name: str) -> FabricRtl:
             modules.setdefault(m.name, m)
     top = f"{identifier(name)}_fabric"
     store = render_fabric("fabric_config", f"{top}_config", dict(words=layout.word_count),
-                          f"fabric.module @{graph.module}", words=layout.word_count,
+                          f"fabric.module @{graph.name}", words=layout.word_count,
                           cw=max(1, layout.word_count.bit_length()))
     modules[store.name] = store
     text, extra = _top_text(top, graph, layout, comps, store.name)
     for m in extra:
         modules.setdefault(m.name, m)
-    modules[top] = render_fabric("fabric_top", top, dict(module=graph.module),
-                                 f"fabric.module @{graph.module}", **text)
+    modules[top] = render_fabric("fabric_top", top, dict(module=graph.name),
+                                 f"fabric.module @{graph.name}", **text)
     return FabricRtl(top, tuple(modules.values()), layout, graph, master_ports(comps))
 
 
@@ -136,7 +138,7 @@ def master_ports(comps: list) -> tuple[tuple[str, str, int], ...]:
                  for node, comp in comps for d, sig, bits in comp.master)
 
 
-def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
+def _top_text(top: str, graph: AdgView, layout: FabricLayout,
               comps: list, store: str) -> dict:
     w = _Wiring()
     names: dict[int, str] = {}

@@ -1,5 +1,5 @@
 """Tech-mapping against hand-worked expectations (loom-fabric-notes.md 3.2,
-seed 001, and the width rule in mapper/techmap.py)."""
+seed 001, and the width rule in mapper/port_types.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,12 @@ from xdsl.ir import Operation
 from loom.fabric import function_units as fu
 from loom.fabric.builder import MODULE_IN, MODULE_OUT, AdgBuilder, PortRef, bits
 from loom.ir import parse, verify_module
-from loom.mapper.techmap import (
-    candidates,
-    check_hosts,
-    describe,
-    effective_graphs,
-    hw_memories,
-    hw_units,
-    mapped_ops,
-    memory_candidates,
-)
+from loom.fabric.adg_view import adg_view
+from loom.mapper.diagnosis import smallest_preset
+from loom.mapper.dfg_ops import describe, mapped_ops
+from loom.mapper.inventory import hw_memories, hw_units
+from loom.mapper.matching import candidates, effective_graphs
+from loom.mapper.memory_binding import memory_candidates
 
 MAC = ("%d = arith.muli %arg0, %arg1 : i32\n"
        "%e = arith.addi %d, %arg2 : i32\n"
@@ -58,7 +54,7 @@ def _adg():
 
 @pytest.fixture(scope="module")
 def units():
-    return hw_units(_adg())
+    return hw_units(adg_view(_adg()))
 
 
 def _dfg(body: str, args: str, results: str = "") -> list[Operation]:
@@ -220,35 +216,28 @@ def _preset(name: str) -> tuple[Operation, list[str]]:
 def test_two_load_lanes_need_a_tagged_memory(adg, lanes):
     module, names = _preset(adg)
     hosts = names if lanes == 2 else []
-    assert [m.name for m in memory_candidates(_extmemory(LOAD2), hw_memories(module))] == hosts
+    assert [m.name for m in memory_candidates(_extmemory(LOAD2), hw_memories(adg_view(module)))] == hosts
 
 
 def test_one_lane_memory_binds_untagged():
     module, names = _preset("chess-2x2-ext1")
-    mems = hw_memories(module)
+    mems = hw_memories(adg_view(module))
     assert [(m.name, m.kind, m.ld_count, m.st_count, m.tagged) for m in mems] == [
         (names[0], "extmemory", 1, 1, False)]
     assert [m.name for m in memory_candidates(_extmemory(LOAD1), mems)] == names
 
 
-def test_no_host_is_one_line_with_c_line_and_preset(units, tmp_path, capsys):
-    # the tiny ADG has no shift unit for i16; chess-2x2 has none either under
-    # the exact-width rule (its shrsi units are i32 and i64), so no preset of that list has one
-    from loom.diagnostics import LoomError
-    text = ('module {\n  handshake.func @k(%a: i64, %b: i64) -> () {\n'
-            '    %s = arith.muli %a, %b : i64 loc("k.c":7:3)\n'
-            '    handshake.sink %s : i64\n    handshake.return\n  }\n}\n')
-    parsed = parse(text, "k.dfg.mlir")
-    ops = mapped_ops(next(iter(parsed.module.ops)).regions[0].block)
-    with pytest.raises(LoomError) as err:
-        check_hosts(ops, _adg(), "tm", "k.dfg.mlir", ["chess-2x2"])
-    assert err.value.format() == ("k.c:7:3: error: C1: no function unit in tm can host "
-                              "arith.muli (i64, i64) -> (i64); the smallest preset with one "
-                              "is chess-2x2")
-    shr = _dfg("    %s = arith.shrsi %a, %b : i16\n    handshake.sink %s : i16",
-               "%a: i16, %b: i16")
-    with pytest.raises(LoomError, match="no preset has one$"):
-        check_hosts(shr, _adg(), "tm", "k.dfg.mlir", ["chess-2x2"])
+def test_the_smallest_preset_with_a_host(units):
+    # the tiny ADG has no i64 multiplier, chess-2x2 has one; no preset has an
+    # i16 shift under the exact-width rule (its shrsi units are i32 and i64)
+    (mul,) = _dfg("    %s = arith.muli %a, %b : i64\n    handshake.sink %s : i64",
+                  "%a: i64, %b: i64")
+    assert describe(mul) == "arith.muli (i64, i64) -> (i64)"
+    assert not candidates(mul, units)
+    assert smallest_preset(mul, ["chess-2x2"]) == "chess-2x2"
+    (shr,) = _dfg("    %s = arith.shrsi %a, %b : i16\n    handshake.sink %s : i16",
+                  "%a: i16, %b: i16")
+    assert smallest_preset(shr, ["chess-2x2"]) is None
 
 
 def test_a_bare_token_rides_a_data_port(units):
@@ -283,7 +272,7 @@ def test_a_local_array_binds_to_an_on_chip_memory_that_holds_it(elements, elem, 
     # binds to a hardware one of its kind (never an extmemory) with room
     # for all its elements
     module, _ = _preset("chess-2x2-ext1-mem2")
-    mems = hw_memories(module)
+    mems = hw_memories(adg_view(module))
     assert sorted((m.kind, m.elements) for m in mems) == [
         ("extmemory", None), ("memory", 256), ("memory", 256)]
     found = memory_candidates(_local(elements, elem), mems)

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from loom.mapper.techmap import DISCARD_OPS, MEMORY_OPS, ROUTING_OPS
+from loom.mapper.dfg_ops import DISCARD_OPS, MEMORY_OPS, ROUTING_OPS
 
 
 @dataclass
-class SwNode:
+class DfgNode:
     id: int
     kind: str
     """input | op | memory | output"""
@@ -46,7 +46,7 @@ class SwNode:
 
 
 @dataclass(frozen=True)
-class SwEdge:
+class DfgEdge:
     id: int
     src: int
     """The producing node."""
@@ -62,14 +62,14 @@ class SwEdge:
 
 
 @dataclass
-class SwGraph:
-    nodes: list[SwNode] = field(default_factory=list)
-    edges: list[SwEdge] = field(default_factory=list)
+class DfgGraph:
+    nodes: list[DfgNode] = field(default_factory=list)
+    edges: list[DfgEdge] = field(default_factory=list)
 
-    def out_edges(self, node: int) -> list[SwEdge]:
+    def out_edges(self, node: int) -> list[DfgEdge]:
         return [e for e in self.edges if e.src == node]
 
-    def in_edges(self, node: int) -> list[SwEdge]:
+    def in_edges(self, node: int) -> list[DfgEdge]:
         return [e for e in self.edges if e.dst == node]
 
 
@@ -83,23 +83,23 @@ def _origin(v: SSAValue) -> SSAValue:
     return v
 
 
-def sw_graph(body: Block) -> SwGraph:
+def dfg_graph(body: Block) -> DfgGraph:
     """LOOM's DFG numbering of a handshake.func body."""
-    g = SwGraph()
+    g = DfgGraph()
     node_of: dict[Operation, int] = {}
     for i, arg in enumerate(body.args):
-        g.nodes.append(SwNode(len(g.nodes), "input", index=i, value=arg))
+        g.nodes.append(DfgNode(len(g.nodes), "input", index=i, value=arg))
     for op in body.ops:
         if op.name in _SKIPPED:
             continue
         node_of[op] = len(g.nodes)
-        g.nodes.append(SwNode(len(g.nodes), "memory" if op.name in MEMORY_OPS else "op", op))
+        g.nodes.append(DfgNode(len(g.nodes), "memory" if op.name in MEMORY_OPS else "op", op))
     ret = body.last_op
     returned = list(ret.operands) if ret is not None and ret.name == "handshake.return" else []
     out_nodes = []
     for r, v in enumerate(returned):
         out_nodes.append(len(g.nodes))
-        g.nodes.append(SwNode(len(g.nodes), "output", index=r, value=v))
+        g.nodes.append(DfgNode(len(g.nodes), "output", index=r, value=v))
 
     def source(v: SSAValue) -> tuple[int, int, SSAValue]:
         o = _origin(v)
@@ -111,13 +111,13 @@ def sw_graph(body: Block) -> SwGraph:
         if op in node_of:
             for j, v in enumerate(op.operands):
                 src, k, o = source(v)
-                g.edges.append(SwEdge(len(g.edges), src, k, node_of[op], j, o,
+                g.edges.append(DfgEdge(len(g.edges), src, k, node_of[op], j, o,
                                       isinstance(o.type, MemRefType)))
     for r, v in enumerate(returned):
         src, k, o = source(v)
-        g.edges.append(SwEdge(len(g.edges), src, k, out_nodes[r], 0, o,
+        g.edges.append(DfgEdge(len(g.edges), src, k, out_nodes[r], 0, o,
                               isinstance(o.type, MemRefType)))
     return g
 
 
-__all__ = ["SwEdge", "SwGraph", "SwNode", "sw_graph"]
+__all__ = ["DfgEdge", "DfgGraph", "DfgNode", "dfg_graph"]

@@ -1,0 +1,63 @@
+"""Where an ADG comes from: a `.fabric.mlir` file or a preset name, parsed
+once into the view every later stage reads.
+
+`load_adg` is the one place a run reads its ADG: `loom rtl --adg`, `loom
+map --adg` and `loom sim --adg` each call it once and hand the `Adg` on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from loom.diagnostics import Location, LoomError
+from loom.fabric.adg_view import AdgView, adg_view
+from loom.fabric.presets import parse_preset, preset
+from loom.ir import load_module
+
+
+@dataclass(frozen=True)
+class Adg:
+    """A parsed, verified ADG."""
+
+    name: str
+    """The ADG stem in artifact names (a preset's name, a file's stem)."""
+    path: Path
+    """The ADG file (a preset's is written first)."""
+    view: AdgView
+
+
+def adg_stem(path: Path) -> str:
+    """LOOM's ADG stem: the file stem minus a trailing `.fabric`."""
+    return path.name.removesuffix(".mlir").removesuffix(".fabric")
+
+
+def resolve_adg(target: str, out_dir: Path) -> tuple[Path, str]:
+    """(ADG file, ADG name) of a file path or a preset name (written to
+    `out_dir/<preset>.fabric.mlir`)."""
+    path = Path(target)
+    if path.suffix == ".mlir" or path.exists():
+        if not path.exists():
+            raise LoomError(f"no such ADG file '{target}'", Location(target))
+        return path, adg_stem(path)
+    parse_preset(target)   # one-line error for an unknown preset
+    mlir, _ = preset(target).write(out_dir, target)
+    return mlir, target
+
+
+def read_adg(path: Path, name: str) -> Adg:
+    """Parse and verify the ADG file `path` once; errors name the file."""
+    module = load_module(path)
+    try:
+        return Adg(name, path, adg_view(module))
+    except LoomError as err:
+        raise LoomError(err.message, err.loc or Location(str(path))) from err
+
+
+def load_adg(target: str, out_dir: Path) -> Adg:
+    """The ADG of a file path or a preset name."""
+    path, name = resolve_adg(target, out_dir)
+    return read_adg(path, name)
+
+
+__all__ = ["Adg", "adg_stem", "load_adg", "read_adg", "resolve_adg"]

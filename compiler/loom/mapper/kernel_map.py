@@ -1,0 +1,165 @@
+"""Map a kernel onto an ADG: compile it for the ADG, place and route it,
+write LOOM's map and config artifacts (the library behind `loom map` and
+`loom sim --adg`).
+
+The ADG is a .fabric.mlir file, a preset name (written beside the artifacts
+first) or `auto`: the presets in `loom adg --list` order, the first the
+kernel maps onto; a preset that lacks a resource every mapping needs
+(precheck.py) is skipped without building or placing, and when no preset
+fits, the error names the largest preset's blocking constraint. The kernel
+is compiled for the ADG: its joins are legalized to the ADG's largest join
+fan-in (seed 003), and its memory accesses get one index each (a fabric
+memory has one address port per lane: lowering/flat_memrefs.py; a
+.dfg.mlir is taken as it is). A kernel that does not fit raises one line
+naming the constraint (LOOM's Cn label), the op or edge and its C line, and
+a fix; the partial map is still written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from xdsl.ir import Operation
+
+from loom.diagnostics import Location, LoomError
+from loom.fabric.adg_file import Adg, load_adg
+from loom.fabric.adg_view import adg_view
+from loom.fabric.presets import preset, presets
+from loom.golden.run import find_func
+from loom.inputs import Inputs, KernelSource, prepare
+from loom.lowering.dfg_input import load_dfg
+from loom.lowering.legalize import legalize_joins
+from loom.mapper.artifacts import Written, write_artifacts
+from loom.mapper.checks import check
+from loom.mapper.dfg_graph import DfgGraph, dfg_graph
+from loom.mapper.diagnosis import diagnose, node_location
+from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
+from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
+from loom.progress import Progress, Tick
+
+NO_JOIN_LIMIT = 64
+"""The join limit when the ADG has no join unit (any join is then a C1)."""
+
+
+@dataclass(frozen=True)
+class MapRequest:
+    """What to map onto what, and how hard to try."""
+
+    source: KernelSource
+    adg: str
+    """A .fabric.mlir file, a preset name or `auto`."""
+    seed: int = 0
+    """The placement seed."""
+    rounds: int = ROUNDS
+    """Routing rounds at most."""
+    progress: bool | None = None
+    """A status line: None on a terminal only."""
+
+
+@dataclass
+class MappedKernel:
+    """A kernel compiled for an ADG, placed and routed, its artifacts written."""
+
+    target: Adg
+    mapping: Mapping
+    func: Operation
+    """The handshake.func that was mapped (joins legalized for the ADG)."""
+    inputs: Inputs
+    written: Written
+
+    @property
+    def stem(self) -> str:
+        return f"{self.inputs.name}.{self.target.name}"
+
+
+def compile_for(source: KernelSource, fanin: int,
+                need_bundle: bool) -> tuple[Operation, Inputs]:
+    """(handshake.func, its inputs) of `source` compiled for an ADG whose
+    largest join has `fanin` inputs (0: none), memrefs flat."""
+    limit = fanin if fanin >= 1 else NO_JOIN_LIMIT
+    inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True),
+                     need_bundle=need_bundle)
+    func = find_func(load_dfg(inputs.dfg), source.top, str(inputs.dfg))
+    legalize_joins(func.regions[0].block, limit, str(inputs.dfg))
+    return func, inputs
+
+
+def _ticker(progress: Progress, adg: str) -> Tick:
+    return lambda text: progress.update(f"map on {adg}: {text}")
+
+
+def _auto(req: MapRequest, out_dir: Path, progress: Progress,
+          need_bundle: bool) -> tuple[Adg, Mapping, Operation, Inputs]:
+    compiled: dict[int, tuple[Operation, Inputs, DfgGraph]] = {}
+    parsed = PeDefinitions()
+    last: LoomError | tuple[Mapping, Adg, str] | None = None
+    for p in presets():
+        builder = preset(p.name)
+        capacity = builder_capacity(builder, parsed)
+        fanin = capacity.max_join_fanin
+        if fanin not in compiled:
+            func, inputs = compile_for(req.source, fanin, need_bundle)
+            compiled[fanin] = (func, inputs, dfg_graph(func.regions[0].block))
+        func, inputs, sw = compiled[fanin]
+        dfg = str(inputs.dfg)
+        # a preset without the resources every mapping needs is skipped unbuilt
+        short = shortfall(sw, capacity, p.name)
+        if short is not None:
+            last = LoomError(short.message, node_location(short.node, dfg))
+            continue
+        view = adg_view(builder.build())
+        m = map_dfg(func.regions[0].block, view, req.seed, req.rounds,
+                    _ticker(progress, p.name))
+        if m.ok:   # the chosen ADG's file beside the artifacts
+            return Adg(p.name, builder.write(out_dir, p.name)[0], view), m, func, inputs
+        last = (m, Adg(p.name, out_dir / f"{p.name}.fabric.mlir", view), dfg)
+    # presets come smallest first: the last one tried is the largest
+    blocking = last if isinstance(last, LoomError) else _diagnosis(*last) if last else \
+        LoomError("no preset")
+    raise LoomError(f"auto: the kernel maps onto no preset (see loom adg --list); on the "
+                    f"largest: {blocking.message}", blocking.loc or Location(req.source.kernel))
+
+
+def _diagnosis(m: Mapping, target: Adg, dfg: str) -> LoomError:
+    """Why a mapping failed (diagnosed only for the preset reported: a C1 fix
+    hint builds presets)."""
+    violations = check(m, target.view)
+    return diagnose(m, violations, target.name, dfg) if violations else LoomError(
+        f"{target.name}: mapping failed", Location(dfg))
+
+
+def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:
+    """Compile, map and write the artifacts; a kernel that does not fit raises
+    the one-line diagnosis (LoomError). `need_bundle`: a sim bundle must be
+    found (loom sim)."""
+    if req.rounds < 1:
+        raise LoomError(f"routing rounds (--rounds, --map-rounds) must be at least 1, "
+                        f"not {req.rounds}")
+    # placement and routing of a large kernel take minutes: a status line
+    progress = Progress(enabled=req.progress)
+    try:
+        if req.adg == "auto":
+            out_dir = req.source.out_dir or Path("gen") / Path(req.source.kernel).stem
+            target, m, func, inputs = _auto(req, out_dir, progress, need_bundle)
+        else:
+            target = load_adg(req.adg, req.source.out_dir or Path("gen") / Path(req.adg).name)
+            try:
+                target.view.check_supported()
+            except LoomError as err:
+                raise LoomError(err.message, Location(str(target.path))) from err
+            func, inputs = compile_for(req.source, target.view.max_join_fanin, need_bundle)
+            m = map_dfg(func.regions[0].block, target.view, req.seed, req.rounds,
+                        _ticker(progress, target.name))
+    finally:
+        progress.clear()
+    if req.adg == "auto":
+        print(f"adg: auto chose {target.name}")
+    written = write_artifacts(m, target.view, inputs.out_dir, f"{inputs.name}.{target.name}",
+                              target.path)
+    if written.violations:
+        raise diagnose(m, written.violations, target.name, str(inputs.dfg))
+    return MappedKernel(target, m, func, inputs, written)
+
+
+__all__ = ["MapRequest", "MappedKernel", "compile_for", "map_kernel"]

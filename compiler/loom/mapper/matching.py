@@ -1,0 +1,280 @@
+"""Matching: for each DFG op, the (PE, function unit, configuration)
+triples of an ADG that can host it (loom-fabric-notes.md section 3.2).
+
+Rules (LOOM's OpCompat and techmap; widths by port_types.py, which corrects LOOM's):
+
+- Op identity: names must be equal. dataflow.stream, gate, carry and
+  invariant are four classes (seed 001: invariant never maps onto gate);
+  arith.select is not handshake.mux; arith.constant is not
+  handshake.constant. arith.minsi / maxsi map onto a compare+select body
+  (LOOM's alias) with the compare's predicate configured.
+- Configurable fields come from the software op: cmpi/cmpf predicate,
+  constant value, stream cont_cond, join mask. `step_op` is never compared.
+- Commutative ops (addi, addf, muli, mulf, andi, ori, xori) may swap their
+  two operands; a software join of k operands binds to any k of a hardware
+  join's n >= k inputs (join mask); the other inputs stay disconnected.
+- Compound units: every selection of the body's `fabric.mux` ops is
+  enumerated; the effective graph is what reaches the yield through the
+  selected branches. A selection whose effective graph is one op hosts that
+  op alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from loom.dialects import fabric_syntax as fs
+from loom.fabric import config_layout as cl
+from loom.fabric.adg_view import FunctionUnit
+from loom.mapper.dfg_ops import COMMUTATIVE, attr_int, attr_str, predicate
+from loom.mapper.port_types import fits, low_bit_operands
+
+# --- effective graphs of a unit --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effective:
+    """A unit body under one selection of its fabric.mux ops."""
+
+    ops: tuple[Operation, ...]
+    """Body ops (no mux, no yield) that reach a yield, in body order."""
+    mux_fields: tuple[tuple[str, int], ...]
+    """The mux config fields (layout names) of this selection."""
+    source: dict[SSAValue, SSAValue]
+    """Each mux result -> the value it passes (selected)."""
+
+
+def _muxes(body: Sequence[Operation]) -> list[tuple[int, Operation]]:
+    """(op_index, mux) of each configurable fabric.mux (1:1 muxes are transparent)."""
+    return [(i, op) for i, op in enumerate(body) if op.name == "fabric.mux"
+            and not (len(op.operands) == 1 and len(op.results) == 1)]
+
+
+def effective_graphs(unit: Operation) -> list[Effective]:
+    """One effective graph per selection of the unit's muxes (body order, sel ascending)."""
+    body = [op for op in unit.regions[0].block.ops if op.name != "fabric.yield"]
+    muxes = _muxes(body)
+    choices = [range(max(len(m.operands), len(m.results))) for _, m in muxes]
+    graphs: list[Effective] = []
+    for sels in itertools.product(*choices):
+        source: dict[SSAValue, SSAValue] = {}
+        fields: list[tuple[str, int]] = []
+        for (index, mux), sel in zip(muxes, sels):
+            fields.append((cl.fu_field(index, "sel"), sel))
+            if len(mux.results) == 1:
+                source[mux.results[0]] = mux.operands[sel]
+            else:
+                source[mux.results[sel]] = mux.operands[0]
+        for op in body:  # transparent muxes
+            if op.name == "fabric.mux" and len(op.operands) == len(op.results) == 1:
+                source[op.results[0]] = op.operands[0]
+        graphs.append(Effective(_reaching(unit, source), tuple(fields), source))
+    return graphs
+
+
+def _resolve(v: SSAValue, source: dict[SSAValue, SSAValue]) -> SSAValue | None:
+    """Follow selected muxes back to an op result or block argument (None: cut)."""
+    while isinstance(v.owner, Operation) and v.owner.name == "fabric.mux":
+        if v not in source:
+            return None
+        v = source[v]
+    return v
+
+
+def _reaching(unit: Operation, source: dict[SSAValue, SSAValue]) -> tuple[Operation, ...]:
+    block = unit.regions[0].block
+    live: set[Operation] = set()
+    work = [v for v in block.last_op.operands]  # type: ignore[union-attr]
+    while work:
+        v = _resolve(work.pop(), source)
+        if v is None or isinstance(v, BlockArgument):
+            continue
+        op = v.owner
+        assert isinstance(op, Operation)
+        if op not in live:
+            live.add(op)
+            work.extend(op.operands)
+    return tuple(op for op in block.ops if op in live)
+
+
+# --- candidates ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A way to host one DFG op on one unit."""
+
+    pe: str
+    opcode: int
+    unit: str
+    inputs: tuple[int | None, ...]
+    """For each unit input: the DFG operand bound to it, or None (disconnected)."""
+    outputs: tuple[int | None, ...]
+    """For each unit output: the DFG result it carries, or None (discarded)."""
+    fields: tuple[tuple[str, int], ...]
+    """fu payload fields by config_layout name (fu.<op_index>.sel / .value)."""
+
+
+ALIASES = {"arith.minsi": "slt", "arith.maxsi": "sgt", "arith.minui": "ult",
+           "arith.maxui": "ugt"}
+"""Software min/max -> the predicate of a `select(cmpi p, a, b), a, b` body."""
+
+
+def _value_field(sw: Operation, hw_op: Operation, width: int) -> int | None:
+    """The payload value a configurable hardware op takes from `sw` (None: no field)."""
+    match hw_op.name:
+        case "arith.cmpi":
+            pred = predicate(sw)
+            return cl.cmpi_predicate(pred) if pred is not None else None
+        case "arith.cmpf":
+            pred = predicate(sw)
+            return cl.cmpf_predicate(pred) if pred is not None else None
+        case "handshake.constant":
+            value = attr_int(sw, "value")
+            return cl.constant_bits(value, width) if value is not None else None
+        case "dataflow.stream":
+            cond = attr_str(sw, "cont_cond")
+            return cl.cont_cond(cond) if cond is not None else None
+    return None
+
+
+def _port_types(unit: Operation) -> tuple[list[Attribute], list[Attribute]]:
+    ftype = fs.function_type(unit)
+    return list(ftype.inputs.data), list(ftype.outputs.data)
+
+
+def _single_op_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Iterator[Candidate]:
+    """Candidates of `sw` on an effective graph of exactly one op."""
+    (hw_op,) = eff.ops
+    if hw_op.name != sw.name:
+        return
+    block = unit.definition.regions[0].block
+    args = list(block.args)
+    in_types, out_types = _port_types(unit.definition)
+    # hw op operand -> unit input index (through selected muxes)
+    operand_port: list[int | None] = []
+    for v in hw_op.operands:
+        r = _resolve(v, eff.source)
+        operand_port.append(args.index(r) if isinstance(r, BlockArgument) and r in args else None)
+    if any(p is None for p in operand_port):
+        return  # an operand not fed by a unit input: not a single-op host
+    yields = list(block.last_op.operands)  # type: ignore[union-attr]
+    outputs: list[int | None] = []
+    for y in yields:
+        r = _resolve(y, eff.source)
+        outputs.append(list(hw_op.results).index(r) if r is not None and r.owner is hw_op
+                       else None)
+    if len(sw.results) != len(hw_op.results):
+        return
+    for k, res in enumerate(sw.results):
+        port = outputs.index(k) if k in outputs else None
+        if port is None or not fits(res.type, out_types[port], exact=False):
+            return
+    body_index = [op for op in block.ops if op.name != "fabric.yield"].index(hw_op)
+    fields = list(eff.mux_fields)
+    layout = {f.op_index: f for f in cl.fu_layout(unit.definition).fu_fields}
+    if body_index in layout and hw_op.name != "handshake.join":
+        value = _value_field(sw, hw_op, layout[body_index].width)
+        if value is None:
+            return
+        fields.append((cl.fu_field(body_index, "value"), value))
+    low_bits = low_bit_operands(sw.name, len(sw.operands))
+    for binding in _operand_bindings(sw, hw_op):
+        inputs: list[int | None] = [None] * len(args)
+        ok = True
+        for sw_index, hw_index in binding:
+            port = operand_port[hw_index]
+            assert port is not None
+            exact = sw_index not in low_bits
+            if not fits(sw.operands[sw_index].type, in_types[port], exact):
+                ok = False
+                break
+            inputs[port] = sw_index
+        if not ok:
+            continue
+        extra = list(fields)
+        if hw_op.name == "handshake.join":
+            extra.append((cl.fu_field(body_index, "value"), cl.join_mask([h for _, h in binding])))
+        yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs),
+                        tuple(extra))
+
+
+def _operand_bindings(sw: Operation, hw_op: Operation) -> Iterator[list[tuple[int, int]]]:
+    """(sw operand, hw operand) pairings allowed by op identity."""
+    n_sw, n_hw = len(sw.operands), len(hw_op.operands)
+    if sw.name == "handshake.join":
+        # any k of the n inputs, in order (join is symmetric: order is irrelevant)
+        for subset in itertools.combinations(range(n_hw), n_sw):
+            yield list(zip(range(n_sw), subset))
+        return
+    if n_sw != n_hw:
+        return
+    yield [(i, i) for i in range(n_sw)]
+    if sw.name in COMMUTATIVE and n_sw == 2:
+        yield [(0, 1), (1, 0)]
+
+
+def _minmax_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Iterator[Candidate]:
+    """arith.min/max onto `%c = cmpi p, %x, %y; %r = select %c, %x, %y` (LOOM's alias)."""
+    if len(eff.ops) != 2 or [o.name for o in eff.ops] != ["arith.cmpi", "arith.select"]:
+        return
+    cmp, sel = eff.ops
+    block = unit.definition.regions[0].block
+    args = list(block.args)
+    x, y = (_resolve(v, eff.source) for v in cmp.operands)
+    c, a, b = (_resolve(v, eff.source) for v in sel.operands)
+    if c is not cmp.results[0] or (a, b) != (x, y) or x not in args or y not in args:
+        return
+    yields = [_resolve(v, eff.source) for v in block.last_op.operands]  # type: ignore[union-attr]
+    if yields.count(sel.results[0]) != 1:
+        return
+    in_types, out_types = _port_types(unit.definition)
+    px, py = args.index(x), args.index(y)  # type: ignore[arg-type]
+    out = yields.index(sel.results[0])
+    if not all(fits(sw.operands[i].type, in_types[p], exact=True)
+               for i, p in ((0, px), (1, py))):
+        return
+    if not fits(sw.results[0].type, out_types[out], exact=False):
+        return
+    inputs: list[int | None] = [None] * len(args)
+    inputs[px], inputs[py] = 0, 1
+    outputs: list[int | None] = [None] * len(yields)
+    outputs[out] = 0
+    body = [op for op in block.ops if op.name != "fabric.yield"]
+    fields = (*eff.mux_fields,
+              (cl.fu_field(body.index(cmp), "value"), cl.cmpi_predicate(ALIASES[sw.name])))
+    yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs), fields)
+
+
+def candidates(sw: Operation, units: Sequence[FunctionUnit]) -> list[Candidate]:
+    """Every way to host DFG op `sw` on `units` (unit order, then selection order)."""
+    found: list[Candidate] = []
+    # PE instances share unit definitions: match each (definition, name) once
+    # and give the other instances the same bindings
+    matched: dict[tuple[int, str], list[Candidate]] = {}
+    for unit in units:
+        key = (id(unit.definition), unit.name)
+        if key in matched:
+            found += [replace(c, pe=unit.pe, opcode=unit.opcode) for c in matched[key]]
+            continue
+        mine: list[Candidate] = []
+        for eff in effective_graphs(unit.definition):
+            if sw.name in ALIASES:
+                mine += _minmax_candidates(sw, unit, eff)
+            elif len(eff.ops) == 1:
+                mine += _single_op_candidates(sw, unit, eff)
+        matched[key] = mine
+        found += mine
+    return _unique(found)
+
+
+def _unique(found: list[Candidate]) -> list[Candidate]:
+    seen: set[Candidate] = set()
+    return [c for c in found if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
+
+
+__all__ = ["ALIASES", "Candidate", "Effective", "candidates", "effective_graphs"]
