@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_types import scalar_width
-from loom.fabric.config_layout import REGION_FIELD_NAMES, Slice
+from loom.fabric.config_layout import REGION_FIELD_NAMES, Slice, region_field
 from loom.fabric.adg_view import ViewNode
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.fabric.rtl.modules import Component, Module, digest, field_offsets, render_fabric
@@ -89,7 +89,7 @@ def memory_component(node: ViewNode, s: Slice | None) -> Component:
     w_in = max(wire_width(t) for t in in_types)
     w_out = max(wire_width(t) for t in node.out_types)
     offs = field_offsets(s)
-    regions = [tuple(offs[f"region{r}.{f}"][0] for f in REGION_FIELD_NAMES)
+    regions = [tuple(offs[region_field(r, f)][0] for f in REGION_FIELD_NAMES)
                for r in range(len(offs) // len(REGION_FIELD_NAMES))]
     lanes = [p for p in spec.ports if not p.name.startswith("mem_")]
     decls = [f"logic [{bits - 1}:0] u_{sig};" for p in lanes for _, sig, bits in p.signals()]
