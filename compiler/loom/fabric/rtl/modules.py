@@ -18,7 +18,7 @@ from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
 from loom.fabric.config_layout import Slice
 from loom.fabric.rtl.graph import Node, tag_width, value_width, wire_width
-from loom.rtl.render import render_unit, template_environment
+from loom.rtl.render import identifier, render_unit, template_environment
 
 
 @dataclass(frozen=True)
@@ -217,18 +217,13 @@ def _spatial_pe(node: Node, s: Slice | None) -> Component:
         cfg_bits=s.bits, unused=[])
     params = dict(pe=pe_name, n_in=n_in, n_out=n_out, lane=lane,
                   fus=[f.module.name for f in fus])
-    name = f"loom_fabric_spatial_pe_{identifier_of(pe_name)}_i{n_in}_o{n_out}_w{lane}_{digest(params)}"
+    name = f"loom_fabric_spatial_pe_{identifier(pe_name)}_i{n_in}_o{n_out}_w{lane}_{digest(params)}"
     mod = render_fabric("fabric_spatial_pe", name, params, f"fabric.spatial_pe @{pe_name}",
                         **context)
     files = [Module(buffer, buffer_text)]
     for f in fus:
         files += [*f.units, f.module]
     return Component(name, n_in, lane, n_out, lane, s.bits, True, (*files, mod))
-
-
-def identifier_of(name: str) -> str:
-    import re
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def _memory(node: Node, s: Slice | None) -> Component:
