@@ -210,7 +210,7 @@ def test_refusals_are_loom_errors():
 
 
 def test_names_become_identifiers():
-    from loom.fabric.rtl.top import identifier
+    from loom.rtl.render import identifier
     assert identifier("chess-2x2") == "chess_2x2"
     assert identifier("cross") == "cross_n" and identifier("4x4") == "m_4x4"
 

@@ -19,12 +19,12 @@ from xdsl.ir import Operation, SSAValue
 
 from loom.dfg_names import name_dfg
 from loom.dialects.fabric_types import TaggedType, scalar_width
-from loom.fabric.rtl.top import identifier
 from loom.ir import op_location
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.dfg_graph import DfgNode
 from loom.mapper.wires import step_wires
+from loom.rtl.render import identifier
 from loom.sim.fabric_harness import Tap, tap_key
 
 ROUTE_KINDS = ("spatial_sw", "temporal_sw", "fifo", "add_tag", "map_tag", "del_tag")

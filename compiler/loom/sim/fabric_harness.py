@@ -18,9 +18,9 @@ from loom.bundle import Bundle, bits
 from loom.diagnostics import LoomError, Location
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.fabric.rtl.modules import lane_width
-from loom.fabric.rtl.top import FabricRtl, identifier
+from loom.fabric.rtl.top import FabricRtl
 from loom.mapper.mapping import Mapping
-from loom.rtl.render import template_environment
+from loom.rtl.render import identifier, template_environment
 from loom.sim.profiles import RunSettings
 
 MAX_INVOCATIONS = 64

@@ -21,20 +21,34 @@ from loom.diagnostics import LoomError
 from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, FULayout, fu_layout
 from loom.fabric.rtl.graph import wire_width
 from loom.fabric.rtl.modules import Module, render_fabric
+from loom.fabric.rtl.sv import (ONE, ZERO, And, Assign, Choose, Const, Decl, Equals, Expr, Instance,
+                               Not, Or, Paren, Ref, ReduceOr, Replicate, Select, Statement,
+                               bits, resize)
 from loom.dialects.fabric_types import scalar_width
-from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
 from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, clog2, unit_spec
 
 
 @dataclass
 class Body:
-    """SystemVerilog lines of a wrapper body, and the bits nothing reads."""
+    """A wrapper body as data (templates/fabric_fu.sv.j2 writes it): its
+    declarations, statements in order, the bits nothing reads, and the unit
+    modules it instantiates."""
 
-    decls: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-    unused: list[str] = field(default_factory=list)
+    decls: list[Decl] = field(default_factory=list)
+    lines: list[Statement] = field(default_factory=list)
+    unused: list[Expr] = field(default_factory=list)
     units: dict[str, str] = field(default_factory=dict)
+
+    def assign(self, lhs: Expr, rhs: Expr) -> None:
+        self.lines.append(Assign(lhs, rhs))
+
+    def channel(self, name: str, w: int) -> str:
+        """Declare channel `name` (`_data` only when it carries w > 0 bits)."""
+        if w:
+            self.decls.append(Decl(f"{name}_data", w))
+        self.decls += [Decl(f"{name}_valid"), Decl(f"{name}_ready")]
+        return name
 
 
 @dataclass(frozen=True)
@@ -111,23 +125,6 @@ def _variants(op: Operation) -> list[tuple[UnitSpec, int | None]]:
     raise LoomError(f"{name} in a function unit has no fabric RTL yet")
 
 
-_SLICE = __import__("re").compile(r"(\w+)\[(\d+):(\d+)\]")
-
-
-def _resize(body: Body, expr: str, src: int, dst: int) -> str:
-    if dst == src:
-        return expr
-    if dst > src:
-        return f"{{{dst - src}'d0, {expr}}}"
-    m = _SLICE.fullmatch(expr)
-    if m:   # narrow a slice in place: SystemVerilog cannot chain range selects
-        base, lo = m.group(1), int(m.group(3))
-        body.unused.append(f"{base}[{lo + src - 1}:{lo + dst}]")
-        return f"{base}[{lo + dst - 1}:{lo}]"
-    body.unused.append(f"{expr}[{src - 1}:{dst}]")
-    return f"{expr}[{dst - 1}:0]"
-
-
 def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     """The wrapper module of one function unit (a DAG of body ops)."""
     layout = fu_layout(fu)
@@ -139,7 +136,7 @@ def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     body = Body()
     clocked = _Builder(body, lane, layout).build(block, ops, yield_op)
     # lanes carry LSB-aligned values: the bits above a port's width are not read
-    body.unused = ["in_data"] + (["cfg"] if layout.bits else []) + body.unused
+    body.unused = [Ref("in_data")] + ([Ref("cfg")] if layout.bits else []) + body.unused
     params = dict(fu=layout.name, ops=[op.name for op in ops], lane=lane, n_in=n_in,
                   n_out=n_out, units=sorted(body.units))
     digest = __import__("hashlib").sha1(repr((params, str(fu))).encode()).hexdigest()[:8]
@@ -151,32 +148,35 @@ def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     return FuModule(mod, units, layout, n_in, n_out, clocked)
 
 
-def _lane(k: int, lane: int, side: str) -> str:
-    return f"{side}_data[{k * lane + lane - 1}:{k * lane}]"
+def _lane(k: int, lane: int, side: str) -> Select:
+    """Lane k of the wrapper's `<side>_data` bus."""
+    return bits(f"{side}_data", k * lane + lane - 1, k * lane)
 
 
-ONE = "1'b1"
+def _sig(channel: str, signal: str) -> Ref:
+    """`<channel>_<signal>` (data, valid, ready)."""
+    return Ref(f"{channel}_{signal}")
 
 
 class _OnTerms:
     """Per body op, when its result reaches a yield through the configured
-    fabric.mux selections (SystemVerilog over cfg; ONE without muxes): the
+    fabric.mux selections (an expression over cfg; ONE without muxes): the
     op is in the effective graph (loom.mapper.techmap.effective_graphs)."""
 
     def __init__(self, builder: "_Builder", ops: list[Operation], yield_op: Operation):
         self.b, self.ops, self.yield_op = builder, ops, yield_op
-        self.memo: dict[int, str] = {}
+        self.memo: dict[int, Expr] = {}
 
-    def terms(self) -> list[str]:
+    def terms(self) -> list[Expr]:
         return [self.op_on(k) for k in range(len(self.ops))]
 
-    def op_on(self, k: int) -> str:
+    def op_on(self, k: int) -> Expr:
         if k not in self.memo:
             self.memo[k] = _any(self.reach(r) for r in self.ops[k].results)
         return self.memo[k]
 
-    def reach(self, value) -> str:
-        terms = []
+    def reach(self, value) -> Expr:
+        terms: list[Expr] = []
         for use in value.uses:
             user = use.operation
             if user is self.yield_op:
@@ -185,23 +185,21 @@ class _OnTerms:
             if user.name != "fabric.mux" or len(user.operands) == len(user.results) == 1:
                 terms.append(self.op_on(k))
                 continue
-            sel, discard, disconnect = self.b.mux_fields(k)
-            sb = self.b.fields[k].width - 2
-            pick = (lambda i: f"({sel} == {sb}'d{i})") if sel else (lambda i: ONE)
-            live = f"~{discard} & ~{disconnect}"
+            pick, live = self.b.pick(k), self.b.live(k)
             if len(user.results) == 1:
-                terms.append(f"{pick(use.index)} & {live} & ({self.reach(user.results[0])})")
+                terms.append(And((pick(use.index), *live, Paren(self.reach(user.results[0])))))
             else:
-                terms += [f"{pick(j)} & {live} & ({self.reach(r)})"
+                terms += [And((pick(j), *live, Paren(self.reach(r))))
                           for j, r in enumerate(user.results)]
         return _any(terms)
 
 
-def _any(terms) -> str:
-    terms = [t for t in terms if t != "1'b0"]
+def _any(terms) -> Expr:
+    """The disjunction of `terms` (ONE if one always holds, ZERO if none)."""
+    terms = [t for t in terms if t != ZERO]
     if ONE in terms:
         return ONE
-    return " | ".join(f"({t})" for t in terms) if terms else "1'b0"
+    return Or(tuple(Paren(t) for t in terms)) if terms else ZERO
 
 
 class _Builder:
@@ -221,10 +219,10 @@ class _Builder:
         self.count = 0
 
     def channel(self, name: str, w: int) -> str:
-        if w:
-            self.body.decls.append(f"logic [{w - 1}:0] {name}_data;")
-        self.body.decls += [f"logic {name}_valid;", f"logic {name}_ready;"]
-        return name
+        return self.body.channel(name, w)
+
+    def resized(self, e: Expr, src: int, dst: int) -> Expr:
+        return resize(e, src, dst, self.body.unused)
 
     def unit(self, spec: UnitSpec, origin: str) -> None:
         self.body.units.setdefault(spec.module, render_spec(spec, origin))
@@ -242,33 +240,34 @@ class _Builder:
         self.unit(spec, "fork inside a function unit")
         names = [self.channel(f"{src}_f{u}", w) for u in range(n)]
         f = f"{src}_fork"
-        self.body.decls += ([f"logic [{n * w - 1}:0] {f}_outs_data;"] if w else []) + [
-            f"logic [{n - 1}:0] {f}_outs_valid;", f"logic [{n - 1}:0] {f}_outs_ready;"]
-        conns = [".clk(clk)", ".rst(rst)"] if spec.clocked else []
+        b = self.body
+        b.decls += ([Decl(f"{f}_outs_data", n * w)] if w else []) + [
+            Decl(f"{f}_outs_valid", n), Decl(f"{f}_outs_ready", n)]
+        conns = _clock(spec)
         if w:
-            conns += [f".ins_data({src}_data)", f".outs_data({f}_outs_data)"]
-        conns += [f".ins_valid({src}_valid)", f".ins_ready({src}_ready)",
-                  f".outs_valid({f}_outs_valid)", f".outs_ready({f}_outs_ready)"]
-        self.body.lines.append(f"{spec.module} {f} (" + ", ".join(conns) + ");")
+            conns += [("ins_data", _sig(src, "data")), ("outs_data", _sig(f, "outs_data"))]
+        conns += [("ins_valid", _sig(src, "valid")), ("ins_ready", _sig(src, "ready")),
+                  ("outs_valid", _sig(f, "outs_valid")), ("outs_ready", _sig(f, "outs_ready"))]
+        b.lines.append(Instance(spec.module, f, tuple(conns)))
         for u, c in enumerate(names):
             if w:
-                self.body.lines.append(f"assign {c}_data = {f}_outs_data[{u * w + w - 1}:{u * w}];")
-            self.body.lines += [f"assign {c}_valid = {f}_outs_valid[{u}];",
-                                f"assign {f}_outs_ready[{u}] = {c}_ready;"]
+                b.assign(_sig(c, "data"), bits(f"{f}_outs_data", u * w + w - 1, u * w))
+            b.assign(_sig(c, "valid"), bits(f"{f}_outs_valid", u))
+            b.assign(bits(f"{f}_outs_ready", u), _sig(c, "ready"))
         self.uses[id(value)] = names
 
     def take(self, value) -> str:
         return self.uses[id(value)].pop(0)
 
     def build(self, block, ops, yield_op) -> bool:
+        b = self.body
         for k, arg in enumerate(block.args):
             w = _w(arg.type)
             c = self.channel(f"a{k}", w)
             if w:
-                self.body.lines.append(
-                    f"assign {c}_data = {_resize(self.body, _lane(k, self.lane, 'in'), self.lane, w)};")
-            self.body.lines += [f"assign {c}_valid = in_valid[{k}];",
-                                f"assign in_ready[{k}] = {c}_ready;"]
+                b.assign(_sig(c, "data"), self.resized(_lane(k, self.lane, "in"), self.lane, w))
+            b.assign(_sig(c, "valid"), bits("in_valid", k))
+            b.assign(bits("in_ready", k), _sig(c, "ready"))
             self.produce(arg, c)
         on = _OnTerms(self, ops, yield_op).terms()
         for index, op in enumerate(ops):
@@ -283,31 +282,45 @@ class _Builder:
                 self.produce(r, c)
         for r, v in enumerate(yield_op.operands):
             c, w = self.take(v), _w(v.type)
-            data = _resize(self.body, f"{c}_data", w, self.lane) if w else "'0"
-            self.body.lines += [f"assign {_lane(r, self.lane, 'out')} = {data};",
-                                f"assign out_valid[{r}] = {c}_valid;",
-                                f"assign {c}_ready = out_ready[{r}];"]
+            data = self.resized(_sig(c, "data"), w, self.lane) if w else Const(0)
+            b.assign(_lane(r, self.lane, "out"), data)
+            b.assign(bits("out_valid", r), _sig(c, "valid"))
+            b.assign(_sig(c, "ready"), bits("out_ready", r))
         return self.clocked
 
-    def gate_on(self, c: str, on: str, op: Operation, k: int) -> str:
+    def gate_on(self, c: str, on: Expr, op: Operation, k: int) -> str:
         """Operand channel `c` of a body op that is on when `on` holds: off, the op
         sees no token and the channel drains (the op is outside the effective graph)."""
         if on == ONE:
             return c
         w = _w(op.operands[k].type)
         g = self.channel(f"{c}_on", w)
+        b = self.body
         if w:
-            self.body.lines.append(f"assign {g}_data = {c}_data;")
-        self.body.lines += [f"assign {g}_valid = {c}_valid & ({on});",
-                            f"assign {c}_ready = {g}_ready | ~({on});"]
+            b.assign(_sig(g, "data"), _sig(c, "data"))
+        b.assign(_sig(g, "valid"), And((_sig(c, "valid"), Paren(on))))
+        b.assign(_sig(c, "ready"), Or((_sig(g, "ready"), Not(Paren(on)))))
         return g
 
-    def mux_fields(self, index: int) -> tuple[str, str, str]:
-        """(sel, discard, disconnect) of a configurable fabric.mux; sel '' when 0 bits."""
+    def mux_fields(self, index: int) -> tuple[Expr | None, Expr, Expr]:
+        """(sel, discard, disconnect) of a configurable fabric.mux; sel None when 0 bits."""
         ff, lo = self.fields[index], self.offsets[index]
         sb = ff.width - 2
-        sel = f"cfg[{lo + sb - 1}:{lo}]" if sb else ""
-        return sel, f"cfg[{lo + sb}]", f"cfg[{lo + sb + 1}]"
+        sel = bits("cfg", lo + sb - 1, lo) if sb else None
+        return sel, bits("cfg", lo + sb), bits("cfg", lo + sb + 1)
+
+    def pick(self, index: int):
+        """i -> the condition that mux `index` selects its operand (or result) i."""
+        sel = self.mux_fields(index)[0]
+        sb = self.fields[index].width - 2
+        if sel is None:
+            return lambda i: ONE
+        return lambda i: Equals(sel, Const(i, sb, "d"))
+
+    def live(self, index: int) -> tuple[Expr, Expr]:
+        """Mux `index` neither discards nor is disconnected: (~discard, ~disconnect)."""
+        _, discard, disconnect = self.mux_fields(index)
+        return Not(discard), Not(disconnect)
 
     def fabric_mux(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         """The configured selection (LOOM's fabric_mux): M:1 passes the selected
@@ -319,50 +332,47 @@ class _Builder:
         if len(ins) == 1 and len(outs) == 1:   # transparent
             w = _w(op.results[0].type)
             if w:
-                b.lines.append(f"assign {outs[0]}_data = "
-                               f"{_resize(b, f'{ins[0]}_data', _w(op.operands[0].type), w)};")
-            b.lines += [f"assign {outs[0]}_valid = {ins[0]}_valid;",
-                        f"assign {ins[0]}_ready = {outs[0]}_ready;"]
+                b.assign(_sig(outs[0], "data"),
+                         self.resized(_sig(ins[0], "data"), _w(op.operands[0].type), w))
+            b.assign(_sig(outs[0], "valid"), _sig(ins[0], "valid"))
+            b.assign(_sig(ins[0], "ready"), _sig(outs[0], "ready"))
             return
-        sel, discard, disconnect = self.mux_fields(index)
-        sb = self.fields[index].width - 2
-        pick = (lambda i: f"({sel} == {sb}'d{i})") if sel else (lambda i: "1'b1")
-        live = f"~{discard} & ~{disconnect}"
+        _, discard, disconnect = self.mux_fields(index)
+        pick, live = self.pick(index), self.live(index)
         if len(outs) == 1:
             o, w = outs[0], _w(op.results[0].type)
-            b.lines.append(f"assign {o}_valid = {live} & (" + " | ".join(
-                f"({pick(i)} & {c}_valid)" for i, c in enumerate(ins)) + ");")
+            b.assign(_sig(o, "valid"), And((*live, Paren(Or(tuple(
+                Paren(And((pick(i), _sig(c, "valid")))) for i, c in enumerate(ins)))))))
             if w:
-                b.lines.append(f"assign {o}_data = " + " | ".join(
-                    f"({{{w}{{{pick(i)}}}}} & "
-                    f"{_resize(b, f'{c}_data', _w(v.type), w)})"
-                    for i, (c, v) in enumerate(zip(ins, op.operands))) + ";")
+                b.assign(_sig(o, "data"), Or(tuple(
+                    Paren(And((Replicate(w, pick(i)),
+                               self.resized(_sig(c, "data"), _w(v.type), w))))
+                    for i, (c, v) in enumerate(zip(ins, op.operands)))))
             for i, c in enumerate(ins):
-                b.lines.append(f"assign {c}_ready = ~{disconnect} & (~{pick(i)} | {discard} "
-                               f"| {o}_ready);")
+                b.assign(_sig(c, "ready"), And((Not(disconnect), Paren(Or((
+                    Not(pick(i)), discard, _sig(o, "ready")))))))
             return
         c, w_in = ins[0], _w(op.operands[0].type)
         for j, (o, r) in enumerate(zip(outs, op.results)):
             w = _w(r.type)
             if w:
-                b.lines.append(f"assign {o}_data = {_resize(b, f'{c}_data', w_in, w)};")
-            b.lines.append(f"assign {o}_valid = {live} & {pick(j)} & {c}_valid;")
-        b.lines.append(f"assign {c}_ready = ~{disconnect} & ({discard} | " + " | ".join(
-            f"({pick(j)} & {o}_ready)" for j, o in enumerate(outs)) + ");")
+                b.assign(_sig(o, "data"), self.resized(_sig(c, "data"), w_in, w))
+            b.assign(_sig(o, "valid"), And((*live, pick(j), _sig(c, "valid"))))
+        b.assign(_sig(c, "ready"), And((Not(disconnect), Paren(Or((discard, *(
+            Paren(And((pick(j), _sig(o, "ready")))) for j, o in enumerate(outs))))))))
 
-    def cfg(self, index: int) -> str:
+    def cfg(self, index: int) -> Select:
         ff, lo = self.fields[index], self.offsets[index]
-        return f"cfg[{lo + ff.width - 1}:{lo}]"
+        return bits("cfg", lo + ff.width - 1, lo)
 
     def op(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         b = self.body
         if op.name == "handshake.constant":
-            w = _w(op.results[0].type)
-            b.lines += [f"assign {outs[0]}_valid = {ins[0]}_valid;",
-                        f"assign {ins[0]}_ready = {outs[0]}_ready;",
-                        f"assign {outs[0]}_data = {self.cfg(index)};"]
+            b.assign(_sig(outs[0], "valid"), _sig(ins[0], "valid"))
+            b.assign(_sig(ins[0], "ready"), _sig(outs[0], "ready"))
+            b.assign(_sig(outs[0], "data"), self.cfg(index))
             if _w(op.operands[0].type):
-                b.unused.append(f"{ins[0]}_data")
+                b.unused.append(_sig(ins[0], "data"))
             return
         if op.name == "handshake.join":
             self.join(index, op, ins, outs)
@@ -375,57 +385,66 @@ class _Builder:
         select = self.cfg(index) if index in self.fields else None
         sel_w = self.fields[index].width if index in self.fields else 0
         tag = f"op{index}"
-        actives = []
+        actives: list[Expr] = []
         for v, (spec, value) in enumerate(variants):
             self.unit(spec, f"{op.name} in a function unit")
             inst = f"{tag}_u{v}"
-            active = "1'b1" if value is None else f"({select} == {sel_w}'d{value})"
+            if value is None:
+                active: Expr = ONE
+            else:   # a config field picks this variant
+                assert select is not None
+                active = Equals(select, Const(value, sel_w, "d"))
             actives.append(active)
-            conns = [".clk(clk)", ".rst(rst)"] if spec.clocked else []
+            conns = _clock(spec)
             for p in spec.ports:
-                for _, sig, bits in p.signals():
-                    b.decls.append(f"logic [{bits - 1}:0] {inst}_{sig};")
-                    conns.append(f".{sig}({inst}_{sig})")
-            b.lines.append(f"{spec.module} {inst} (" + ", ".join(conns) + ");")
+                for _, sig, n in p.signals():
+                    b.decls.append(Decl(f"{inst}_{sig}", n))
+                    conns.append((sig, _sig(inst, sig)))
+            b.lines.append(Instance(spec.module, inst, tuple(conns)))
             for pname, c, val in zip(in_ports, ins, op.operands):
                 p = spec.port(pname)
                 if p.width:
-                    b.lines.append(f"assign {inst}_{pname}_data = "
-                                   f"{_resize(b, f'{c}_data', _w(val.type), p.width)};")
+                    b.assign(_sig(inst, f"{pname}_data"),
+                             self.resized(_sig(c, "data"), _w(val.type), p.width))
                 elif _w(val.type):
-                    b.unused.append(f"{c}_data")
-                b.lines.append(f"assign {inst}_{pname}_valid = {c}_valid & {active};")
+                    b.unused.append(_sig(c, "data"))
+                b.assign(_sig(inst, f"{pname}_valid"), And((_sig(c, "valid"), active)))
             for pname, c in zip(out_ports, outs):
-                b.lines.append(f"assign {inst}_{pname}_ready = {c}_ready & {active};")
+                b.assign(_sig(inst, f"{pname}_ready"), And((_sig(c, "ready"), active)))
         n = len(variants)
+
+        def any_variant(signal: str, pname: str) -> Or:
+            return Or(tuple(Paren(And((actives[v], _sig(f"{tag}_u{v}", f"{pname}_{signal}"))))
+                            for v in range(n)))
+
         for pname, c in zip(in_ports, ins):
-            b.lines.append(f"assign {c}_ready = " + " | ".join(
-                f"({actives[v]} & {tag}_u{v}_{pname}_ready)" for v in range(n)) + ";")
+            b.assign(_sig(c, "ready"), any_variant("ready", pname))
         for pname, c, r in zip(out_ports, outs, op.results):
-            b.lines.append(f"assign {c}_valid = " + " | ".join(
-                f"({actives[v]} & {tag}_u{v}_{pname}_valid)" for v in range(n)) + ";")
+            b.assign(_sig(c, "valid"), any_variant("valid", pname))
             w, pw = _w(r.type), variants[0][0].port(pname).width
             if w:
-                data = " | ".join(f"({{{pw}{{{actives[v]}}}}} & {tag}_u{v}_{pname}_data)"
-                                  for v in range(n))
-                b.lines.append(f"assign {c}_data = {_resize(b, f'({data})', pw, w)};")
+                data = Or(tuple(Paren(And((Replicate(pw, actives[v]),
+                                           _sig(f"{tag}_u{v}", f"{pname}_data"))))
+                                for v in range(n)))
+                b.assign(_sig(c, "data"), self.resized(Paren(data), pw, w))
 
     def join(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         b, n = self.body, len(op.operands)
         spec = unit_spec("join", n=n)
         self.unit(spec, "handshake.join in a function unit")
         j = f"op{index}"
-        b.decls += [f"logic [{n - 1}:0] {j}_valid;", f"logic [{n - 1}:0] {j}_ready;",
-                    f"logic [{n - 1}:0] {j}_mask;"]
-        b.lines.append(f"assign {j}_mask = {self.cfg(index)};")
+        b.decls += [Decl(f"{j}_valid", n), Decl(f"{j}_ready", n), Decl(f"{j}_mask", n)]
+        b.assign(_sig(j, "mask"), self.cfg(index))
         # a masked-out input takes no part: always valid to the join, never consumed
         for pos, (c, val) in enumerate(zip(ins, op.operands)):
-            b.lines += [f"assign {j}_valid[{pos}] = {j}_mask[{pos}] ? {c}_valid : |{j}_mask;",
-                        f"assign {c}_ready = {j}_mask[{pos}] & {j}_ready[{pos}];"]
+            b.assign(bits(f"{j}_valid", pos), Choose(bits(f"{j}_mask", pos), _sig(c, "valid"),
+                                                     ReduceOr(_sig(j, "mask"))))
+            b.assign(_sig(c, "ready"), And((bits(f"{j}_mask", pos), bits(f"{j}_ready", pos))))
             if _w(val.type):
-                b.unused.append(f"{c}_data")
-        b.lines.append(f"{spec.module} {j}_u (.ins_valid({j}_valid), .ins_ready({j}_ready), "
-                       f".outs_valid({outs[0]}_valid), .outs_ready({outs[0]}_ready));")
+                b.unused.append(_sig(c, "data"))
+        b.lines.append(Instance(spec.module, f"{j}_u", (
+            ("ins_valid", _sig(j, "valid")), ("ins_ready", _sig(j, "ready")),
+            ("outs_valid", _sig(outs[0], "valid")), ("outs_ready", _sig(outs[0], "ready")))))
 
     def mux(self, op: Operation, ins: list[str], outs: list[str]) -> None:
         b, n = self.body, len(op.operands) - 1
@@ -434,17 +453,22 @@ class _Builder:
         self.unit(spec, "handshake.mux in a function unit")
         sw = spec.port("sel").width
         m = outs[0] + "_mux"
-        b.decls += [f"logic [{sw - 1}:0] {m}_sel;", f"logic [{n * w - 1}:0] {m}_ins_data;",
-                    f"logic [{n - 1}:0] {m}_ins_valid;", f"logic [{n - 1}:0] {m}_ins_ready;"]
-        b.lines.append(f"assign {m}_sel = "
-                       f"{_resize(b, f'{ins[0]}_data', _w(op.operands[0].type), sw)};")
+        b.decls += [Decl(f"{m}_sel", sw), Decl(f"{m}_ins_data", n * w),
+                    Decl(f"{m}_ins_valid", n), Decl(f"{m}_ins_ready", n)]
+        b.assign(_sig(m, "sel"), self.resized(_sig(ins[0], "data"), _w(op.operands[0].type), sw))
         for pos, (c, val) in enumerate(zip(ins[1:], op.operands[1:])):
-            b.lines += [f"assign {m}_ins_data[{pos * w + w - 1}:{pos * w}] = "
-                        f"{_resize(b, f'{c}_data', _w(val.type), w)};",
-                        f"assign {m}_ins_valid[{pos}] = {c}_valid;",
-                        f"assign {c}_ready = {m}_ins_ready[{pos}];"]
-        b.lines.append(
-            f"{spec.module} {m} (.sel_data({m}_sel), .sel_valid({ins[0]}_valid), "
-            f".sel_ready({ins[0]}_ready), .ins_data({m}_ins_data), .ins_valid({m}_ins_valid), "
-            f".ins_ready({m}_ins_ready), .outs_data({outs[0]}_data), "
-            f".outs_valid({outs[0]}_valid), .outs_ready({outs[0]}_ready));")
+            b.assign(bits(f"{m}_ins_data", pos * w + w - 1, pos * w),
+                     self.resized(_sig(c, "data"), _w(val.type), w))
+            b.assign(bits(f"{m}_ins_valid", pos), _sig(c, "valid"))
+            b.assign(_sig(c, "ready"), bits(f"{m}_ins_ready", pos))
+        b.lines.append(Instance(spec.module, m, (
+            ("sel_data", _sig(m, "sel")), ("sel_valid", _sig(ins[0], "valid")),
+            ("sel_ready", _sig(ins[0], "ready")), ("ins_data", _sig(m, "ins_data")),
+            ("ins_valid", _sig(m, "ins_valid")), ("ins_ready", _sig(m, "ins_ready")),
+            ("outs_data", _sig(outs[0], "data")), ("outs_valid", _sig(outs[0], "valid")),
+            ("outs_ready", _sig(outs[0], "ready")))))
+
+
+def _clock(spec: UnitSpec) -> list[tuple[str, Expr]]:
+    """The clock and reset connections of a clocked unit."""
+    return [("clk", Ref("clk")), ("rst", Ref("rst"))] if spec.clocked else []

@@ -16,6 +16,7 @@ from typing import Any
 
 from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
+from loom.fabric.adg_view import ViewNode
 from loom.fabric.config_layout import (
     Slice,
     entry_field,
@@ -24,9 +25,8 @@ from loom.fabric.config_layout import (
     route_field,
     slot_field,
 )
-from loom.fabric.adg_view import ViewNode
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
-from loom.rtl.render import render_unit, template_environment
+from loom.rtl.render import identifier, render_unit, template_environment
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ def _spatial_pe(node: ViewNode, s: Slice | None) -> Component:
         cfg_bits=s.bits, unused=[])
     params = dict(pe=pe_name, n_in=n_in, n_out=n_out, lane=lane,
                   fus=[f.module.name for f in fus])
-    name = f"loom_fabric_spatial_pe_{identifier_of(pe_name)}_i{n_in}_o{n_out}_w{lane}_{digest(params)}"
+    name = f"loom_fabric_spatial_pe_{identifier(pe_name)}_i{n_in}_o{n_out}_w{lane}_{digest(params)}"
     mod = render_fabric("fabric_spatial_pe", name, params, f"fabric.spatial_pe @{pe_name}",
                         **context)
     files = [Module(buffer, buffer_text)]
@@ -221,11 +221,6 @@ def _mux_offsets(offs: dict[str, tuple[int, int]], mux: str) -> tuple[int, int, 
     """Bit offsets of a mux-like field's sel, discard and disconnect parts."""
     return tuple(offs[mux_field(mux, part)][0]  # type: ignore[return-value]
                  for part in ("sel", "discard", "disconnect"))
-
-
-def identifier_of(name: str) -> str:
-    import re
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def _memory(node: ViewNode, s: Slice | None) -> Component:
