@@ -53,7 +53,7 @@ def _words(bits: int) -> int:
 
 
 def _fu_payload(fu: Operation) -> int:
-    """LOOM's FU config fields (ConfigGenConfig.cpp, loom-fabric-notes section 4.5)."""
+    """LOOM's FU config fields (ConfigGenConfig.cpp, docs/loom-fabric-notes.md section 4.5)."""
     bits = 0
     for op in fu.regions[0].block.ops:
         if op.name == "handshake.constant":
@@ -346,7 +346,7 @@ def _memory_fed_by(b, node: str) -> str:
 
 def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
     # the `-mem` suffix: private fabric.memory nodes in LOOM's syntax
-    # (loom-fabric-notes.md 1.3, tests/unit/memory-loadstore): no memref
+    # (docs/loom-fabric-notes.md 1.3, tests/unit/memory-loadstore): no memref
     # operand, families ld_addr, st_addr, st_data -> ld_data, ld_done,
     # st_done, tagged by cw(max(ld, st)) = 2 bits for 2 load and 3 store
     # lanes; `loom adg check` reads the file back

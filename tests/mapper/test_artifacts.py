@@ -90,7 +90,7 @@ def test_loom_check_scripts_accept_our_artifacts(tmp_path, case, dfg, name):
 @pytest.mark.parametrize("case,region", [
     # extmemory: region 0 valid, lanes [0, 1), offset 0 (the host patches
     # it), i32 elements: log2(4) = 2; memory without a memref argument:
-    # offset slot 0 x 4096 (loom-fabric-notes.md 4.5)
+    # offset slot 0 x 4096 (docs/loom-fabric-notes.md 4.5)
     ("sw2-pe1-extmem1", [1, 0, 1, 0, 2]),
     ("memory-loadstore", [1, 0, 1, 0, 2]),
 ])
@@ -126,7 +126,7 @@ def test_two_load_lanes_share_a_tagged_memory_through_its_bridges(tmp_path):
     # So: load k's address reaches the memory port through add_tag k with
     # tag k, distinct tags share the port (C4 allows it), and the temporal
     # switch holds one slot per tag, tags ascending, each routing input 0 to
-    # output k; the region spans lanes [0, 2) (loom-fabric-notes.md 4.5).
+    # output k; the region spans lanes [0, 2) (docs/loom-fabric-notes.md 4.5).
     from loom.fabric.presets import preset
     module = preset("chess-2x2-ext2x2").build()
     m = map_dfg(_body(TWO_LOADS), adg_view(module), seed=0)

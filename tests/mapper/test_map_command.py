@@ -297,7 +297,7 @@ module {
 
 
 def test_a_local_array_maps_onto_an_on_chip_memory_and_its_slice_decodes(tmp_path, capsys):
-    # LOOM's region table of an on-chip memory (loom-fabric-notes.md 4.5):
+    # LOOM's region table of an on-chip memory (docs/loom-fabric-notes.md 4.5):
     # valid, lanes [0, 1) (untagged), addr_offset slot x 4096 = 0 (no memref
     # argument), elem_size_log2 = 2 (i32)
     k = tmp_path / "local.dfg.mlir"

@@ -1,4 +1,4 @@
-"""Tech-mapping against hand-worked expectations (loom-fabric-notes.md 3.2,
+"""Tech-mapping against hand-worked expectations (docs/loom-fabric-notes.md 3.2,
 seed 001, and the width rule in mapper/port_types.py)."""
 
 from __future__ import annotations

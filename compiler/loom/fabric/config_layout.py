@@ -1,5 +1,5 @@
 """Configuration layout of a fabric: every slice and every field, in LOOM's
-order and per-component layouts (LOOM's ConfigGen, see loom-fabric-notes.md
+order and per-component layouts (LOOM's ConfigGen, see docs/loom-fabric-notes.md
 section 4), with encode and decode.
 
 Words are 32 bits. Each slice is word-aligned; its fields pack LSB-first and

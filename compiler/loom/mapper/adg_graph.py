@@ -1,5 +1,5 @@
 """The flattened ADG the mapper places and routes on (LOOM's ADGFlattener;
-loom-fabric-notes.md section 3.1).
+docs/loom-fabric-notes.md section 3.1).
 
 Nodes, in order: one `module_input` per non-memref module argument; then
 the fabric.module body in order, where a spatial PE becomes one

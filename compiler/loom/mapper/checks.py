@@ -1,5 +1,5 @@
 """The hard constraints of a mapping, C1-C11, with LOOM's labels and meanings
-(docs/spec-mapper-model.md; loom-fabric-notes.md section 3.3), checked on
+(docs/spec-mapper-model.md; docs/loom-fabric-notes.md section 3.3), checked on
 the result rather than trusted from the search.
 
 - C1 node compatibility: every DFG node (memref arguments excepted) is placed,

@@ -1,5 +1,5 @@
 """`<dfg>.<adg>.config.json`, `.config.bin` and `.config.h` in LOOM's layouts
-(ConfigGenConfig.cpp, loom-fabric-notes.md section 4.3): the words as
+(ConfigGenConfig.cpp, docs/loom-fabric-notes.md section 4.3): the words as
 32-bit little-endian values with no header; the JSON summary with one entry
 per slice; a C header with the words six to a line."""
 

@@ -1,6 +1,6 @@
 """The configuration a mapping implies: every slice's field values (names of
 fabric/config_layout.py), encoded into words (LOOM's ConfigGen rules,
-loom-fabric-notes.md section 4.5).
+docs/loom-fabric-notes.md section 4.5).
 
 - spatial_sw: route bit o/i set when some routed edge goes from input i to
   output o inside the switch.

@@ -1,5 +1,5 @@
 """`<dfg>.<adg>.map.json`: the mapping in LOOM's layout (ConfigGen.cpp and
-ConfigGenMapJsonTail.cpp; loom-fabric-notes.md section 4.2).
+ConfigGenMapJsonTail.cpp; docs/loom-fabric-notes.md section 4.2).
 
 Keys in LOOM's order: seed, techmap, search, timing, node_mappings,
 edge_routings, port_table, switch_routes, pe_routes, fu_configs,

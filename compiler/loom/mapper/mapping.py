@@ -1,6 +1,6 @@
 """Map a DFG onto an ADG: place (constructive, then annealing), route
 (negotiated congestion), and record the port-level route of every DFG edge
-(loom-fabric-notes.md section 3.4's pipeline, without LOOM's repair stages).
+(docs/loom-fabric-notes.md section 3.4's pipeline, without LOOM's repair stages).
 
 When routing leaves edges unrouted or ports shared, the placement is
 repaired over more rounds (REPAIRS, up to ROUNDS rounds in all or the

@@ -1,5 +1,5 @@
 """Matching: for each DFG op, the (PE, function unit, configuration)
-triples of an ADG that can host it (loom-fabric-notes.md section 3.2).
+triples of an ADG that can host it (docs/loom-fabric-notes.md section 3.2).
 
 Rules (LOOM's OpCompat and techmap; widths by port_types.py, which corrects LOOM's):
 

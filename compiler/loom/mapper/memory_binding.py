@@ -1,5 +1,5 @@
 """Which hardware memories a DFG memory may bind to (LOOM's rule,
-loom-fabric-notes.md section 3.2)."""
+docs/loom-fabric-notes.md section 3.2)."""
 
 from __future__ import annotations
 

@@ -171,7 +171,7 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
     family (bridges.py): operands [memref], (st_data, st_addr) per store,
     ld_addr per load; results ld_data per load, st_done per store, ld_done
     per load. Hardware families: [memref], ld_addr, st_addr, st_data;
-    ld_data, ld_done, st_done (loom-fabric-notes.md 1.3). Software lane k
+    ld_data, ld_done, st_done (docs/loom-fabric-notes.md 1.3). Software lane k
     takes hardware lane k."""
     ld, st = memory_lanes(op)
     by_name = {n.name: n for n in adg.nodes if n.resource_class == "memory"}

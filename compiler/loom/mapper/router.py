@@ -1,5 +1,5 @@
 """Routing by negotiated congestion (PathFinder) over the flattened ADG's ports
-(loom-fabric-notes.md section 3.4).
+(docs/loom-fabric-notes.md section 3.4).
 
 A net is one DFG value: a source output port and the input ports of its
 consumers. Each sink is reached by a least-cost search (A*, estimated by
