@@ -10,7 +10,8 @@ the fabric, LOOM's default of 32), 64-bit lanes."""
 import pytest
 
 from loom.dialects.fabric_types import INDEX_WIDTH
-from loom.fabric.models.spatial_pe import FuModel, spatial_pe
+from loom.fabric.models.function_unit import FuModel
+from loom.fabric.models.spatial_pe import spatial_pe
 from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl

@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from loom.fabric.models.spatial_pe import FuModel, spatial_pe
+from loom.fabric.models.function_unit import FuModel
+from loom.fabric.models.spatial_pe import spatial_pe
 from tb.fabric_runner import FabricCase, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from loom.fabric.models.tags import add_tag, del_tag, map_tag
+from loom.fabric.models.add_tag import add_tag
+from loom.fabric.models.del_tag import del_tag
+from loom.fabric.models.map_tag import map_tag
 from tb.fabric_runner import FabricCase, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl

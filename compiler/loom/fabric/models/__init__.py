@@ -13,3 +13,8 @@ from dataclasses import dataclass
 class Streams:
     outputs: list[list[int]]
     consumed: list[int]
+
+
+def low_bits(x: int, width: int) -> int:
+    """The low `width` bits of a token (values are LSB-aligned)."""
+    return x & ((1 << width) - 1)

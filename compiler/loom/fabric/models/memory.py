@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from loom.fabric.config_layout import REGION_FIELD_NAMES
+from loom.fabric.config_layout import REGION_FIELD_NAMES, region_field
 
 ADDR_MASK = (1 << 32) - 1
 
@@ -49,7 +49,7 @@ class Region:
 
 def regions(fields: Mapping[str, int], count: int) -> list[Region]:
     """The region table of a memory slice (config_layout's field names)."""
-    return [Region(*(fields.get(f"region{r}.{n}", 0) for n in REGION_FIELD_NAMES))
+    return [Region(*(fields.get(region_field(r, n), 0) for n in REGION_FIELD_NAMES))
             for r in range(count)]
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from loom.fabric.config_layout import route_field
 from loom.fabric.models import Streams
 
 
 def routes(fields: Mapping[str, int], n_in: int, n_out: int) -> list[list[int]]:
     """Per output, the inputs routed to it (field `route.o<o>.i<i>`)."""
-    return [[i for i in range(n_in) if fields.get(f"route.o{o}.i{i}", 0)]
+    return [[i for i in range(n_in) if fields.get(route_field(o, i), 0)]
             for o in range(n_out)]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from loom.fabric.config_layout import route_field, slot_field
 from loom.fabric.models import Streams
 
 
@@ -23,10 +24,10 @@ def temporal_sw(fields: Mapping[str, int], inputs: Sequence[Sequence[int]], n_ou
         taken = 0
         for x in stream:
             tag = x >> value_bits
-            slot = next((s for s in range(slots) if fields.get(f"slot{s}.valid", 0)
-                         and fields.get(f"slot{s}.tag", 0) == tag), None)
+            slot = next((s for s in range(slots) if fields.get(slot_field(s, "valid"), 0)
+                         and fields.get(slot_field(s, "tag"), 0) == tag), None)
             outs = [] if slot is None else [
-                o for o in range(n_out) if fields.get(f"slot{slot}.route.o{o}.i{i}", 0)]
+                o for o in range(n_out) if fields.get(slot_field(slot, route_field(o, i)), 0)]
             if not outs:
                 break
             for o in outs:

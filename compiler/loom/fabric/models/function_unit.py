@@ -1,0 +1,88 @@
+"""function_unit: one single-op unit as a spatial PE runs it: the golden op
+class of its op (loom.golden.ops), configured by its payload field
+(`fu_field(0, "value")`: constant value, cmpi predicate, stream cont_cond,
+join mask).
+
+Spec: docs/fabric/function_unit.md
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, fu_field
+from loom.golden.actor import Actor
+from loom.golden.channel import Channel
+from loom.golden.ops import arith
+from loom.golden.ops.carry import Carry
+from loom.golden.ops.cond_br import CondBr
+from loom.golden.ops.constant import Constant
+from loom.golden.ops.gate import Gate
+from loom.golden.ops.invariant import Invariant
+from loom.golden.ops.load import Load, Store
+from loom.golden.ops.stream import Stream
+
+PAYLOAD = fu_field(0, "value")
+"""The payload field of a single-op unit (its op is body op 0)."""
+
+_BINARY = {"arith.addi": arith.AddI, "arith.subi": arith.SubI, "arith.andi": arith.AndI,
+           "arith.ori": arith.OrI, "arith.xori": arith.XOrI, "arith.muli": arith.MulI}
+_CAST = {"arith.extsi": arith.ExtSI, "arith.extui": arith.ExtUI, "arith.trunci": arith.TruncI}
+_DATAFLOW = {"dataflow.gate": Gate, "dataflow.carry": Carry, "dataflow.invariant": Invariant}
+
+
+class MaskedJoin(Actor):
+    """A hardware join whose mask leaves some inputs out: they take no part."""
+
+    n_out = 1
+
+    def __init__(self, n: int, mask: int):
+        self.n_in, self.mask = n, mask
+
+    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
+        taking = [ch for k, ch in enumerate(ins) if self.mask >> k & 1]
+        if not taking or any(not ch.q for ch in taking):
+            return False
+        for ch in taking:
+            ch.pop()
+        outs[0].push(None)
+        return True
+
+
+@dataclass(frozen=True)
+class FuModel:
+    """One single-op function unit: its op, port widths (0: none) and actor."""
+
+    op: str
+    in_widths: tuple[int, ...]
+    out_widths: tuple[int, ...]
+    step_op: str = "+="
+    """dataflow.stream's step (a body attribute, not configured)."""
+
+    def actor(self, payload: Mapping[str, int]) -> Actor:
+        w = self.out_widths[0]
+        if self.op in _BINARY:
+            return _BINARY[self.op](w)
+        if self.op in _CAST:
+            return _CAST[self.op](self.in_widths[0], w)
+        if self.op in _DATAFLOW:
+            return _DATAFLOW[self.op]()
+        if self.op == "dataflow.stream":
+            cond = {bit: c for c, bit in CONT_COND_BITS.items()}[payload.get(PAYLOAD, 1)]
+            return Stream(self.step_op, cond, self.in_widths[0])
+        if self.op == "handshake.join":
+            return MaskedJoin(len(self.in_widths), payload.get(PAYLOAD, 0))
+        if self.op == "arith.cmpi":
+            return arith.CmpI(CMPI_PREDICATES[payload.get(PAYLOAD, 0)], self.in_widths[0])
+        if self.op == "arith.select":
+            return arith.Select(w)
+        if self.op == "handshake.constant":
+            return Constant(payload.get(PAYLOAD, 0))
+        if self.op == "handshake.cond_br":
+            return CondBr()
+        if self.op == "handshake.load":
+            return Load()
+        if self.op == "handshake.store":
+            return Store()
+        raise ValueError(f"no reference model for {self.op}")
