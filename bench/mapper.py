@@ -23,6 +23,7 @@ from pathlib import Path
 from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
+from loom.fabric.adg_view import AdgView, adg_view
 from loom.fabric.presets import preset, presets
 from loom.mapper.checks import check
 from loom.inputs import KernelSource
@@ -64,7 +65,7 @@ def main() -> int:
     opts = parser.parse_args()
     names = opts.kernels or sorted(p.stem for p in KERNELS.glob("*.c"))
     targets = [opts.adg] if opts.adg else [p.name for p in presets()]
-    modules: dict[str, Operation] = {}
+    views: dict[str, AdgView] = {}
     parsed = PeDefinitions()
     print(f"{'kernel':22} {'ops':>5} {'preset':18} {'PEs':>4} {'sws':>5} {'hops':>6} "
           f"{'busiest sw':>14} {'map s':>7}")
@@ -86,13 +87,13 @@ def main() -> int:
                 if short is not None:  # as `--adg auto`: skipped unbuilt
                     why, adg = short.message, target
                     continue
-                module = modules.setdefault(target, preset(target).build())
+                view = views.setdefault(target, adg_view(preset(target).build()))
                 t0 = time.perf_counter()
-                m = map_dfg(func.regions[0].block, module, opts.seed, opts.rounds)
+                m = map_dfg(func.regions[0].block, view, opts.seed, opts.rounds)
                 seconds, adg = time.perf_counter() - t0, target
                 if m.ok:
                     break
-                violations = check(m, module)
+                violations = check(m, view)
                 why = violations[0].line() if violations else "unmapped"
                 if violations and violations[0].sw_node is not None:
                     why += f" ({m.sw.nodes[violations[0].sw_node].op_name})"
