@@ -19,16 +19,8 @@ from xdsl.ir import SSAValue
 from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
 from loom.fabric.rtl.graph import FabricGraph, fabric_graph, wire_width
 from loom.fabric.rtl.modules import Component, Module, component, render_fabric
-from loom.fabric.rtl.sv import Expr, Ref, bits, resize
+from loom.fabric.rtl.sv import Expr, Ref, resize
 from loom.rtl.render import identifier, render_unit
-
-
-@dataclass(frozen=True)
-class Channel:
-    """A data/valid/ready wire triple of the top (`<name>_data` etc.)."""
-
-    name: str
-    bits: int
 
 
 @dataclass(frozen=True)
@@ -54,12 +46,10 @@ class HopBuffer:
 
 @dataclass(frozen=True)
 class InLane:
-    """Input lane `index` of an instance: bits [hi:lo] of its `_io_in_data`
-    from channel `src` (a hop buffer's when `buffer`)."""
+    """Input lane `index` of an instance (its bits of `_io_in_data`) from
+    channel `src`, a hop buffer's when `buffer`; `data`: src's resized."""
 
     index: int
-    hi: int
-    lo: int
     src: str
     data: Expr
     buffer: HopBuffer | None = None
@@ -76,20 +66,14 @@ class OutLane:
 
 @dataclass(frozen=True)
 class TopInstance:
-    """One component in the top: its `<name>_io_*` buses, lanes and connections."""
+    """Component `comp` in the top as instance `name`: its `<name>_io_*`
+    buses, lanes and (when it has config bits) its slice of the store."""
 
-    module: str
+    comp: Component
     name: str
-    in_bits: int
-    n_in: int
-    out_bits: int
-    n_out: int
-    clocked: bool
     inputs: tuple[InLane, ...]
     outputs: tuple[OutLane, ...]
-    master: tuple[str, ...]
-    """Signals of an extmemory master port, to the top's `<name>_<signal>`."""
-    cfg: tuple[int, int] | None
+    cfg: tuple[int, int] | None = None
     """(hi, lo) of its slice in the config store's `cfg_bits`."""
 
 
@@ -98,7 +82,8 @@ class _Wiring:
     """The top body as data for templates/fabric_top.sv.j2, and the bits
     nothing reads (for one `unused` wire)."""
 
-    channels: list[Channel] = field(default_factory=list)
+    channels: list[tuple[str, int]] = field(default_factory=list)
+    """(name, bits) of every data/valid/ready wire triple `<name>_data` etc."""
     args: list[PortLink] = field(default_factory=list)
     instances: list[TopInstance] = field(default_factory=list)
     results: list[PortLink] = field(default_factory=list)
@@ -174,7 +159,7 @@ def _top_text(top: str, graph: FabricGraph, layout: FabricLayout,
     def declare(v: SSAValue, name: str) -> None:
         names[id(v)] = name
         widths[id(v)] = wire_width(v.type)
-        w.channels.append(Channel(name, widths[id(v)]))
+        w.channels.append((name, widths[id(v)]))
 
     ports_in, ports_out = [], []
     for k, a in enumerate(graph.args):
@@ -222,19 +207,17 @@ def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int,
         if buffer is not None:
             src = buffer.name
         data = w.adapt(Ref(f"{src}_data"), widths[id(v)], comp.w_in)
-        inputs.append(InLane(k, k * comp.w_in + comp.w_in - 1, k * comp.w_in, src, data, buffer))
+        inputs.append(InLane(k, src, data, buffer))
     outputs = []
     for j, r in enumerate(node.outputs):
-        lane = bits(f"{b}_out_data", j * comp.w_out + comp.w_out - 1, j * comp.w_out)
+        lane = Ref(f"{b}_out_data", j * comp.w_out + comp.w_out - 1, j * comp.w_out)
         outputs.append(OutLane(j, names[id(r)], w.adapt(lane, comp.w_out, widths[id(r)])))
     cfg = None
     if comp.cfg_bits:
         lo = layout.slice(node.name).word_offset * WORD_BITS
         used_cfg.append((lo, comp.cfg_bits))
         cfg = (lo + comp.cfg_bits - 1, lo)
-    return TopInstance(comp.module, inst, comp.n_in * comp.w_in, comp.n_in,
-                       comp.n_out * comp.w_out, comp.n_out, comp.clocked, tuple(inputs),
-                       tuple(outputs), tuple(sig for _, sig, _ in comp.master), cfg)
+    return TopInstance(comp, inst, tuple(inputs), tuple(outputs), cfg)
 
 
 def _hop_buffer(w: _Wiring, name: str, src: str, width: int) -> HopBuffer:
@@ -270,5 +253,5 @@ def _unused_cfg(total: int, used: list[tuple[int, int]]) -> list[Expr]:
         start = k
         while k < total and not covered[k]:
             k += 1
-        ranges.append(bits("cfg_bits", k - 1, start))
+        ranges.append(Ref("cfg_bits", k - 1, start))
     return ranges
