@@ -14,6 +14,7 @@ handshake.join's mask act in the wrapper around the unit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.ir import Operation
 
@@ -125,8 +126,26 @@ def _variants(op: Operation) -> list[tuple[UnitSpec, int | None]]:
     raise LoomError(f"{name} in a function unit has no fabric RTL yet")
 
 
+@dataclass(frozen=True)
+class _FuKey:
+    """A function unit by its text: equal texts, lanes and origins give equal modules."""
+
+    text: str
+    lane: int
+    origin: str
+    fu: Operation = field(compare=False, hash=False)
+
+
 def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     """The wrapper module of one function unit (a DAG of body ops)."""
+    return _fu_module(_FuKey(str(fu), lane, origin, fu))
+
+
+@lru_cache(maxsize=256)
+def _fu_module(key: _FuKey) -> FuModule:
+    # cached: a preset instantiates each PE definition many times (an 8x8
+    # chess, 64 PEs of 32 units), and rendering a body is the costly part
+    fu, lane, origin = key.fu, key.lane, key.origin
     layout = fu_layout(fu)
     block = fu.regions[0].block
     ops = [op for op in block.ops if op.name != "fabric.yield"]
@@ -139,7 +158,7 @@ def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     body.unused = [Ref("in_data")] + ([Ref("cfg")] if layout.bits else []) + body.unused
     params = dict(fu=layout.name, ops=[op.name for op in ops], lane=lane, n_in=n_in,
                   n_out=n_out, units=sorted(body.units))
-    digest = __import__("hashlib").sha1(repr((params, str(fu))).encode()).hexdigest()[:8]
+    digest = __import__("hashlib").sha1(repr((params, key.text)).encode()).hexdigest()[:8]
     name = f"loom_fabric_fu_{layout.name}_l{lane}_{digest}"
     mod = render_fabric("fabric_fu", name, params, origin, n_in=n_in, n_out=n_out, lane=lane,
                         cfg_bits=layout.bits, clocked=clocked, decls=body.decls,
