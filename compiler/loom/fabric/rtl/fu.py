@@ -9,6 +9,9 @@ is one op; ops whose behaviour a config field chooses are built as one unit
 per choice (cmpi: one per predicate, stream: one per cont_cond) with the
 field steering the tokens to one of them. handshake.constant's value and
 handshake.join's mask act in the wrapper around the unit.
+
+The body is data (loom.fabric.rtl.sv: declarations, assigns, instances and
+their expressions); templates/fabric_fu.sv.j2 writes it.
 """
 
 from __future__ import annotations
@@ -20,13 +23,12 @@ from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
 from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, FULayout, fu_layout
-from loom.fabric.rtl.graph import wire_width
 from loom.fabric.rtl.modules import Module, render_fabric
 from loom.fabric.rtl.sv import (ONE, ZERO, Assign, Decl, Expr, Instance, Ref, Statement, decl,
                                expr, resize)
 from loom.dialects.fabric_types import scalar_width
 from loom.rtl.render import render_spec
-from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, clog2, unit_spec
+from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, unit_spec
 
 
 @dataclass

@@ -7,6 +7,9 @@ non-memref module argument k and `out<i>` per result. Each component gets its
 slice of the config store (offsets from loom.fabric.config_layout). Wires
 between ports of different widths are LSB-aligned: truncated or
 zero-extended (LOOM's connection rule).
+
+This module computes the wiring as data (channels, port links, instances
+and their lanes); templates/fabric_top.sv.j2 writes it.
 """
 
 from __future__ import annotations
