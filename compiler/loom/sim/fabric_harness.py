@@ -127,19 +127,13 @@ def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
     """(module name, text) of the harness around the fabric top."""
     ins, outs = top_ports(rtl)
     mems = fabric_memories(rtl)
-    conns = [".clk(clk)", ".rst(rst)", ".cfg_valid(cfg_valid)", ".cfg_ready(cfg_ready)",
-             ".cfg_wdata(cfg_wdata)", ".cfg_last(cfg_last)"]
-    for p in [*ins, *outs]:
-        conns += [f".{p.name}_{s}({p.name}_{s})" for s in ("data", "valid", "ready")]
-    for _, name, _ in rtl.master:
-        conns.append(f".{name}({name})")
     module = f"tb_{rtl.top}"
     text = template_environment().get_template("fabric_tb.sv.j2").render(
         top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
         pes=[identifier(n.name) for n in rtl.view.nodes if n.kind == "spatial_pe"],
         taps=fabric_taps(rtl), tag_shift=TAG_SHIFT,
         max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
-        connections=",\n".join("    " + c for c in conns))
+        master=[name for _, name, _ in rtl.master])
     return module, text
 
 

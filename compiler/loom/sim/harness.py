@@ -35,20 +35,10 @@ def memory_ports(net: Netlist) -> list[MemoryPort]:
 def render_tb(net: Netlist, top_module: str, invocations: int = 1) -> tuple[str, str]:
     """(module name, text) of the harness around `top_module`, running
     `invocations` invocations back to back."""
-    conns = [".clk(clk)", ".rst(rst)"]
-    for p in [*net.inputs, *net.outputs]:
-        if p.width:
-            conns.append(f".{p.name}_data({p.name}_data)")
-        conns += [f".{p.name}_valid({p.name}_valid)", f".{p.name}_ready({p.name}_ready)"]
-    for m in memory_ports(net):
-        for s in ("req_valid", "req_ready", "req_addr", "req_wdata", "req_we",
-                  "resp_valid", "resp_ready", "resp_data"):
-            conns.append(f".{m.prefix}_mem_{s}({m.prefix}_mem_{s})")
     module = f"tb_{net.name}"
     text = template_environment().get_template("kernel_tb.sv.j2").render(
         name=net.name, top=top_module, inputs=net.inputs, outputs=net.outputs,
-        invocations=invocations,
-        memories=memory_ports(net), connections=",\n".join("    " + c for c in conns))
+        invocations=invocations, memories=memory_ports(net))
     return module, text
 
 

@@ -9,24 +9,26 @@ is one op; ops whose behaviour a config field chooses are built as one unit
 per choice (cmpi: one per predicate, stream: one per cont_cond) with the
 field steering the tokens to one of them. handshake.constant's value and
 handshake.join's mask act in the wrapper around the unit.
+
+The body is data (loom.fabric.rtl.sv: declarations, assigns, instances and
+their expressions); templates/fabric_fu.sv.j2 writes it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
 from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, FULayout, fu_layout
-from loom.fabric.rtl.graph import wire_width
 from loom.fabric.rtl.modules import Module, render_fabric
-from loom.fabric.rtl.sv import (ONE, ZERO, And, Assign, Choose, Const, Decl, Equals, Expr, Instance,
-                               Not, Or, Paren, Ref, ReduceOr, Replicate, Select, Statement,
-                               bits, resize)
+from loom.fabric.rtl.sv import (ONE, ZERO, Assign, Decl, Expr, Instance, Ref, Statement, decl,
+                               expr, resize)
 from loom.dialects.fabric_types import scalar_width
 from loom.rtl.render import render_spec
-from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, clog2, unit_spec
+from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, unit_spec
 
 
 @dataclass
@@ -46,16 +48,17 @@ class Body:
     def channel(self, name: str, w: int) -> str:
         """Declare channel `name` (`_data` only when it carries w > 0 bits)."""
         if w:
-            self.decls.append(Decl(f"{name}_data", w))
-        self.decls += [Decl(f"{name}_valid"), Decl(f"{name}_ready")]
+            self.decls.append(decl(f"{name}_data", w))
+        self.decls += [decl(f"{name}_valid"), decl(f"{name}_ready")]
         return name
 
 
 @dataclass(frozen=True)
 class FuModule:
     module: Module
-    units: tuple[Module, ...]
     layout: FULayout
+    units: tuple[Module, ...]
+    """The unit modules the wrapper instantiates."""
     n_in: int
     n_out: int
     clocked: bool
@@ -125,8 +128,26 @@ def _variants(op: Operation) -> list[tuple[UnitSpec, int | None]]:
     raise LoomError(f"{name} in a function unit has no fabric RTL yet")
 
 
+@dataclass(frozen=True)
+class _FuKey:
+    """A function unit by its text: equal texts, lanes and origins give equal modules."""
+
+    text: str
+    lane: int
+    origin: str
+    fu: Operation = field(compare=False, hash=False)
+
+
 def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     """The wrapper module of one function unit (a DAG of body ops)."""
+    return _fu_module(_FuKey(str(fu), lane, origin, fu))
+
+
+@lru_cache(maxsize=256)
+def _fu_module(key: _FuKey) -> FuModule:
+    # cached: a preset instantiates each PE definition many times (an 8x8
+    # chess, 64 PEs of 32 units), and rendering a body is the costly part
+    fu, lane, origin = key.fu, key.lane, key.origin
     layout = fu_layout(fu)
     block = fu.regions[0].block
     ops = [op for op in block.ops if op.name != "fabric.yield"]
@@ -139,18 +160,18 @@ def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
     body.unused = [Ref("in_data")] + ([Ref("cfg")] if layout.bits else []) + body.unused
     params = dict(fu=layout.name, ops=[op.name for op in ops], lane=lane, n_in=n_in,
                   n_out=n_out, units=sorted(body.units))
-    digest = __import__("hashlib").sha1(repr((params, str(fu))).encode()).hexdigest()[:8]
+    digest = __import__("hashlib").sha1(repr((params, key.text)).encode()).hexdigest()[:8]
     name = f"loom_fabric_fu_{layout.name}_l{lane}_{digest}"
     mod = render_fabric("fabric_fu", name, params, origin, n_in=n_in, n_out=n_out, lane=lane,
                         cfg_bits=layout.bits, clocked=clocked, decls=body.decls,
                         lines=body.lines, unused=body.unused)
     units = tuple(Module(n, t) for n, t in body.units.items())
-    return FuModule(mod, units, layout, n_in, n_out, clocked)
+    return FuModule(mod, layout, units, n_in, n_out, clocked)
 
 
-def _lane(k: int, lane: int, side: str) -> Select:
+def _lane(k: int, lane: int, side: str) -> Ref:
     """Lane k of the wrapper's `<side>_data` bus."""
-    return bits(f"{side}_data", k * lane + lane - 1, k * lane)
+    return Ref(f"{side}_data", k * lane + lane - 1, k * lane)
 
 
 def _sig(channel: str, signal: str) -> Ref:
@@ -187,9 +208,9 @@ class _OnTerms:
                 continue
             pick, live = self.b.pick(k), self.b.live(k)
             if len(user.results) == 1:
-                terms.append(And((pick(use.index), *live, Paren(self.reach(user.results[0])))))
+                terms.append(expr("and", pick(use.index), *live, expr("paren", self.reach(user.results[0]))))
             else:
-                terms += [And((pick(j), *live, Paren(self.reach(r))))
+                terms += [expr("and", pick(j), *live, expr("paren", self.reach(r)))
                           for j, r in enumerate(user.results)]
         return _any(terms)
 
@@ -199,7 +220,7 @@ def _any(terms) -> Expr:
     terms = [t for t in terms if t != ZERO]
     if ONE in terms:
         return ONE
-    return Or(tuple(Paren(t) for t in terms)) if terms else ZERO
+    return expr("or", *(expr("paren", t) for t in terms)) if terms else ZERO
 
 
 class _Builder:
@@ -241,8 +262,8 @@ class _Builder:
         names = [self.channel(f"{src}_f{u}", w) for u in range(n)]
         f = f"{src}_fork"
         b = self.body
-        b.decls += ([Decl(f"{f}_outs_data", n * w)] if w else []) + [
-            Decl(f"{f}_outs_valid", n), Decl(f"{f}_outs_ready", n)]
+        b.decls += ([decl(f"{f}_outs_data", n * w)] if w else []) + [
+            decl(f"{f}_outs_valid", n), decl(f"{f}_outs_ready", n)]
         conns = _clock(spec)
         if w:
             conns += [("ins_data", _sig(src, "data")), ("outs_data", _sig(f, "outs_data"))]
@@ -251,9 +272,9 @@ class _Builder:
         b.lines.append(Instance(spec.module, f, tuple(conns)))
         for u, c in enumerate(names):
             if w:
-                b.assign(_sig(c, "data"), bits(f"{f}_outs_data", u * w + w - 1, u * w))
-            b.assign(_sig(c, "valid"), bits(f"{f}_outs_valid", u))
-            b.assign(bits(f"{f}_outs_ready", u), _sig(c, "ready"))
+                b.assign(_sig(c, "data"), Ref(f"{f}_outs_data", u * w + w - 1, u * w))
+            b.assign(_sig(c, "valid"), Ref(f"{f}_outs_valid", u))
+            b.assign(Ref(f"{f}_outs_ready", u), _sig(c, "ready"))
         self.uses[id(value)] = names
 
     def take(self, value) -> str:
@@ -266,8 +287,8 @@ class _Builder:
             c = self.channel(f"a{k}", w)
             if w:
                 b.assign(_sig(c, "data"), self.resized(_lane(k, self.lane, "in"), self.lane, w))
-            b.assign(_sig(c, "valid"), bits("in_valid", k))
-            b.assign(bits("in_ready", k), _sig(c, "ready"))
+            b.assign(_sig(c, "valid"), Ref("in_valid", k))
+            b.assign(Ref("in_ready", k), _sig(c, "ready"))
             self.produce(arg, c)
         on = _OnTerms(self, ops, yield_op).terms()
         for index, op in enumerate(ops):
@@ -282,10 +303,10 @@ class _Builder:
                 self.produce(r, c)
         for r, v in enumerate(yield_op.operands):
             c, w = self.take(v), _w(v.type)
-            data = self.resized(_sig(c, "data"), w, self.lane) if w else Const(0)
+            data = self.resized(_sig(c, "data"), w, self.lane) if w else expr("fill")
             b.assign(_lane(r, self.lane, "out"), data)
-            b.assign(bits("out_valid", r), _sig(c, "valid"))
-            b.assign(_sig(c, "ready"), bits("out_ready", r))
+            b.assign(Ref("out_valid", r), _sig(c, "valid"))
+            b.assign(_sig(c, "ready"), Ref("out_ready", r))
         return self.clocked
 
     def gate_on(self, c: str, on: Expr, op: Operation, k: int) -> str:
@@ -298,16 +319,16 @@ class _Builder:
         b = self.body
         if w:
             b.assign(_sig(g, "data"), _sig(c, "data"))
-        b.assign(_sig(g, "valid"), And((_sig(c, "valid"), Paren(on))))
-        b.assign(_sig(c, "ready"), Or((_sig(g, "ready"), Not(Paren(on)))))
+        b.assign(_sig(g, "valid"), expr("and", _sig(c, "valid"), expr("paren", on)))
+        b.assign(_sig(c, "ready"), expr("or", _sig(g, "ready"), expr("not", expr("paren", on))))
         return g
 
     def mux_fields(self, index: int) -> tuple[Expr | None, Expr, Expr]:
         """(sel, discard, disconnect) of a configurable fabric.mux; sel None when 0 bits."""
         ff, lo = self.fields[index], self.offsets[index]
         sb = ff.width - 2
-        sel = bits("cfg", lo + sb - 1, lo) if sb else None
-        return sel, bits("cfg", lo + sb), bits("cfg", lo + sb + 1)
+        sel = Ref("cfg", lo + sb - 1, lo) if sb else None
+        return sel, Ref("cfg", lo + sb), Ref("cfg", lo + sb + 1)
 
     def pick(self, index: int):
         """i -> the condition that mux `index` selects its operand (or result) i."""
@@ -315,12 +336,12 @@ class _Builder:
         sb = self.fields[index].width - 2
         if sel is None:
             return lambda i: ONE
-        return lambda i: Equals(sel, Const(i, sb, "d"))
+        return lambda i: expr("eq", sel, expr("const", i, sb, "d"))
 
     def live(self, index: int) -> tuple[Expr, Expr]:
         """Mux `index` neither discards nor is disconnected: (~discard, ~disconnect)."""
         _, discard, disconnect = self.mux_fields(index)
-        return Not(discard), Not(disconnect)
+        return expr("not", discard), expr("not", disconnect)
 
     def fabric_mux(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         """The configured selection (LOOM's fabric_mux): M:1 passes the selected
@@ -341,29 +362,29 @@ class _Builder:
         pick, live = self.pick(index), self.live(index)
         if len(outs) == 1:
             o, w = outs[0], _w(op.results[0].type)
-            b.assign(_sig(o, "valid"), And((*live, Paren(Or(tuple(
-                Paren(And((pick(i), _sig(c, "valid")))) for i, c in enumerate(ins)))))))
+            b.assign(_sig(o, "valid"), expr("and", *live, expr("paren", expr("or", *(
+                expr("paren", expr("and", pick(i), _sig(c, "valid"))) for i, c in enumerate(ins))))))
             if w:
-                b.assign(_sig(o, "data"), Or(tuple(
-                    Paren(And((Replicate(w, pick(i)),
-                               self.resized(_sig(c, "data"), _w(v.type), w))))
+                b.assign(_sig(o, "data"), expr("or", *(
+                    expr("paren", expr("and", expr("repl", w, pick(i)),
+                               self.resized(_sig(c, "data"), _w(v.type), w)))
                     for i, (c, v) in enumerate(zip(ins, op.operands)))))
             for i, c in enumerate(ins):
-                b.assign(_sig(c, "ready"), And((Not(disconnect), Paren(Or((
-                    Not(pick(i)), discard, _sig(o, "ready")))))))
+                b.assign(_sig(c, "ready"), expr("and", expr("not", disconnect), expr("paren", expr("or", 
+                    expr("not", pick(i)), discard, _sig(o, "ready")))))
             return
         c, w_in = ins[0], _w(op.operands[0].type)
         for j, (o, r) in enumerate(zip(outs, op.results)):
             w = _w(r.type)
             if w:
                 b.assign(_sig(o, "data"), self.resized(_sig(c, "data"), w_in, w))
-            b.assign(_sig(o, "valid"), And((*live, pick(j), _sig(c, "valid"))))
-        b.assign(_sig(c, "ready"), And((Not(disconnect), Paren(Or((discard, *(
-            Paren(And((pick(j), _sig(o, "ready")))) for j, o in enumerate(outs))))))))
+            b.assign(_sig(o, "valid"), expr("and", *live, pick(j), _sig(c, "valid")))
+        b.assign(_sig(c, "ready"), expr("and", expr("not", disconnect), expr("paren", expr("or", discard, *(
+            expr("paren", expr("and", pick(j), _sig(o, "ready"))) for j, o in enumerate(outs))))))
 
-    def cfg(self, index: int) -> Select:
+    def cfg(self, index: int) -> Ref:
         ff, lo = self.fields[index], self.offsets[index]
-        return bits("cfg", lo + ff.width - 1, lo)
+        return Ref("cfg", lo + ff.width - 1, lo)
 
     def op(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         b = self.body
@@ -393,12 +414,12 @@ class _Builder:
                 active: Expr = ONE
             else:   # a config field picks this variant
                 assert select is not None
-                active = Equals(select, Const(value, sel_w, "d"))
+                active = expr("eq", select, expr("const", value, sel_w, "d"))
             actives.append(active)
             conns = _clock(spec)
             for p in spec.ports:
                 for _, sig, n in p.signals():
-                    b.decls.append(Decl(f"{inst}_{sig}", n))
+                    b.decls.append(decl(f"{inst}_{sig}", n))
                     conns.append((sig, _sig(inst, sig)))
             b.lines.append(Instance(spec.module, inst, tuple(conns)))
             for pname, c, val in zip(in_ports, ins, op.operands):
@@ -408,13 +429,13 @@ class _Builder:
                              self.resized(_sig(c, "data"), _w(val.type), p.width))
                 elif _w(val.type):
                     b.unused.append(_sig(c, "data"))
-                b.assign(_sig(inst, f"{pname}_valid"), And((_sig(c, "valid"), active)))
+                b.assign(_sig(inst, f"{pname}_valid"), expr("and", _sig(c, "valid"), active))
             for pname, c in zip(out_ports, outs):
-                b.assign(_sig(inst, f"{pname}_ready"), And((_sig(c, "ready"), active)))
+                b.assign(_sig(inst, f"{pname}_ready"), expr("and", _sig(c, "ready"), active))
         n = len(variants)
 
-        def any_variant(signal: str, pname: str) -> Or:
-            return Or(tuple(Paren(And((actives[v], _sig(f"{tag}_u{v}", f"{pname}_{signal}"))))
+        def any_variant(signal: str, pname: str) -> Expr:
+            return expr("or", *(expr("paren", expr("and", actives[v], _sig(f"{tag}_u{v}", f"{pname}_{signal}")))
                             for v in range(n)))
 
         for pname, c in zip(in_ports, ins):
@@ -423,23 +444,23 @@ class _Builder:
             b.assign(_sig(c, "valid"), any_variant("valid", pname))
             w, pw = _w(r.type), variants[0][0].port(pname).width
             if w:
-                data = Or(tuple(Paren(And((Replicate(pw, actives[v]),
-                                           _sig(f"{tag}_u{v}", f"{pname}_data"))))
+                data = expr("or", *(expr("paren", expr("and", expr("repl", pw, actives[v]),
+                                           _sig(f"{tag}_u{v}", f"{pname}_data")))
                                 for v in range(n)))
-                b.assign(_sig(c, "data"), self.resized(Paren(data), pw, w))
+                b.assign(_sig(c, "data"), self.resized(expr("paren", data), pw, w))
 
     def join(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         b, n = self.body, len(op.operands)
         spec = unit_spec("join", n=n)
         self.unit(spec, "handshake.join in a function unit")
         j = f"op{index}"
-        b.decls += [Decl(f"{j}_valid", n), Decl(f"{j}_ready", n), Decl(f"{j}_mask", n)]
+        b.decls += [decl(f"{j}_valid", n), decl(f"{j}_ready", n), decl(f"{j}_mask", n)]
         b.assign(_sig(j, "mask"), self.cfg(index))
         # a masked-out input takes no part: always valid to the join, never consumed
         for pos, (c, val) in enumerate(zip(ins, op.operands)):
-            b.assign(bits(f"{j}_valid", pos), Choose(bits(f"{j}_mask", pos), _sig(c, "valid"),
-                                                     ReduceOr(_sig(j, "mask"))))
-            b.assign(_sig(c, "ready"), And((bits(f"{j}_mask", pos), bits(f"{j}_ready", pos))))
+            b.assign(Ref(f"{j}_valid", pos), expr("cond", Ref(f"{j}_mask", pos), _sig(c, "valid"),
+                                                     expr("redor", _sig(j, "mask"))))
+            b.assign(_sig(c, "ready"), expr("and", Ref(f"{j}_mask", pos), Ref(f"{j}_ready", pos)))
             if _w(val.type):
                 b.unused.append(_sig(c, "data"))
         b.lines.append(Instance(spec.module, f"{j}_u", (
@@ -453,14 +474,14 @@ class _Builder:
         self.unit(spec, "handshake.mux in a function unit")
         sw = spec.port("sel").width
         m = outs[0] + "_mux"
-        b.decls += [Decl(f"{m}_sel", sw), Decl(f"{m}_ins_data", n * w),
-                    Decl(f"{m}_ins_valid", n), Decl(f"{m}_ins_ready", n)]
+        b.decls += [decl(f"{m}_sel", sw), decl(f"{m}_ins_data", n * w),
+                    decl(f"{m}_ins_valid", n), decl(f"{m}_ins_ready", n)]
         b.assign(_sig(m, "sel"), self.resized(_sig(ins[0], "data"), _w(op.operands[0].type), sw))
         for pos, (c, val) in enumerate(zip(ins[1:], op.operands[1:])):
-            b.assign(bits(f"{m}_ins_data", pos * w + w - 1, pos * w),
+            b.assign(Ref(f"{m}_ins_data", pos * w + w - 1, pos * w),
                      self.resized(_sig(c, "data"), _w(val.type), w))
-            b.assign(bits(f"{m}_ins_valid", pos), _sig(c, "valid"))
-            b.assign(_sig(c, "ready"), bits(f"{m}_ins_ready", pos))
+            b.assign(Ref(f"{m}_ins_valid", pos), _sig(c, "valid"))
+            b.assign(_sig(c, "ready"), Ref(f"{m}_ins_ready", pos))
         b.lines.append(Instance(spec.module, m, (
             ("sel_data", _sig(m, "sel")), ("sel_valid", _sig(ins[0], "valid")),
             ("sel_ready", _sig(ins[0], "ready")), ("ins_data", _sig(m, "ins_data")),

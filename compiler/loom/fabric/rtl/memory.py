@@ -92,15 +92,13 @@ def memory_component(node: ViewNode, s: Slice | None) -> Component:
     regions = [tuple(offs[region_field(r, f)][0] for f in REGION_FIELD_NAMES)
                for r in range(len(offs) // len(REGION_FIELD_NAMES))]
     lanes = [p for p in spec.ports if not p.name.startswith("mem_")]
-    decls = [f"logic [{bits - 1}:0] u_{sig};" for p in lanes for _, sig, bits in p.signals()]
-    inner_ports = [f".{sig}(u_{sig})" for p in lanes for _, sig, _ in p.signals()]
+    # the inner unit's lane signals, each to a wire u_<signal>
+    inner_signals = [(sig, bits) for p in lanes for _, sig, bits in p.signals()]
     fams = {f.name: f for f in (*fam_in, *fam_out)}
     context = dict(
         ld=ld, st=st, w=w, depth=shape[0], n_in=len(fam_in), n_out=len(fam_out), w_in=w_in,
         w_out=w_out, cfg_bits=s.bits, regions=regions, fam_in=fam_in, fam_out=fam_out,
-        fams=fams, inner=spec.module, inner_decls=decls, inner_ports=inner_ports,
-        merge_data={f.name: _merge_data(f, w) for f in fam_out},
-        st_data_source=_st_data(fams.get("st_data"), w_in, w),
+        fams=fams, inner=spec.module, inner_signals=inner_signals,
         unused=_unused(fam_in, w_in, regions))
     name = f"loom_fabric_{node.kind}_l{ld}_s{st}_w{w}_r{len(regions)}_" + digest(
         (params, fam_in, fam_out, regions))
@@ -112,23 +110,14 @@ def memory_component(node: ViewNode, s: Slice | None) -> Component:
                      (inner, mod), master)
 
 
-def _merge_data(f: Family, w: int) -> str:
-    """The output register's next {tag, value} from lane j (SystemVerilog, j the loop index)."""
-    value = f"{f.v}'(u_ld_data_data[j * {w} +: {w}])" if f.name == "ld_data" else f"{f.v}'d0"
-    return f"{{{f.k}'(j), {value}}}" if f.k else value
-
-
-def _st_data(f: Family | None, w_in: int, w: int) -> str:
-    if f is None:
-        return ""
-    return f"{w}'(in_data[{f.lane * w_in + f.v - 1}:{f.lane * w_in}])"
-
-
-def _unused(fam_in: list[Family], w_in: int, regions: list) -> list[str]:
-    unused = [f"in_data[{f.lane * w_in + w_in - 1}:{f.lane * w_in + f.v + f.k}]"
+def _unused(fam_in: list[Family], w_in: int, regions: list) -> list[tuple[str, int, int]]:
+    """(signal, hi, lo) of the bits no family reads: lane padding above a
+    family's {tag, value}, the high bits of a region's valid and
+    elem_size_log2 words."""
+    unused = [("in_data", f.lane * w_in + w_in - 1, f.lane * w_in + f.v + f.k)
               for f in fam_in if f.v + f.k < w_in]
     for valid, _start, _end, _off, esl in regions:
-        unused += [f"cfg[{valid + 31}:{valid + 1}]", f"cfg[{esl + 31}:{esl + 3}]"]
+        unused += [("cfg", valid + 31, valid + 1), ("cfg", esl + 31, esl + 3)]
     return unused
 
 

@@ -71,12 +71,12 @@ def digest(params: Any) -> str:
 
 def render_fabric(template: str, module: str, params: dict[str, Any],
                   origin: str, **context: Any) -> Module:
-    text = template_environment().get_template(f"{template}.sv.j2").render(
-        module=module, **context)
-    header = (f"// {module}: rendered from templates/{template}.sv.j2\n"
-              f"// parameters: {', '.join(f'{k}={v!r}' for k, v in params.items())}\n"
-              f"// for: {origin}\n")
-    return Module(module, header + text)
+    env = template_environment()
+    header = env.get_template("fabric_header.sv.j2").render(
+        module=module, template=f"{template}.sv.j2", origin=origin,
+        params=[(k, repr(v)) for k, v in params.items()])
+    return Module(module, header + env.get_template(f"{template}.sv.j2").render(
+        module=module, **context))
 
 
 def _widths(node: ViewNode) -> tuple[int, int]:

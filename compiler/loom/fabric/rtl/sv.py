@@ -1,151 +1,79 @@
 """SystemVerilog expressions and statements as data, for the fabric modules
 whose bodies Python composes (a function unit's DAG, the top's wiring): the
-generators build these; templates/fabric_sv.sv.j2 writes them as text, so
-every line of SystemVerilog lives in a template.
-
-Each class's `kind` selects its macro in fabric_sv.sv.j2.
+generators build these and templates/fabric_sv.sv.j2 writes them, so every
+line of SystemVerilog lives in a template.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import Any, ClassVar, NamedTuple, Optional, Union
+
+OPS = ("select", "const", "fill", "zext", "not", "and", "or", "paren", "eq", "repl", "redor",
+       "cond")
+"""The operator kinds: each is a branch of the `expr` macro in fabric_sv.sv.j2,
+which documents its arguments."""
 
 
 @dataclass(frozen=True)
 class Ref:
-    """A signal by name."""
+    """A signal `name`, the bit `name[hi]` (lo None) or the part-select `name[hi:lo]`."""
 
     name: str
+    hi: int | None = None
+    lo: int | None = None
     kind: ClassVar[str] = "ref"
 
 
 @dataclass(frozen=True)
-class Select:
-    """`base[hi:lo]`, or the bit `base[hi]` when lo is None."""
+class Op:
+    """An operator `kind` (one of OPS) over `args`: expressions, and the
+    widths and values some operators take."""
 
-    base: Expr
-    hi: int
-    lo: int | None = None
-    kind: ClassVar[str] = "select"
+    kind: str
+    args: tuple[Any, ...] = ()
 
-
-@dataclass(frozen=True)
-class Const:
-    """A sized literal `width'<radix>value` (`'0`, all zeros, without width)."""
-
-    value: int
-    width: int | None = None
-    radix: str = "b"
-    kind: ClassVar[str] = "const"
+    def __post_init__(self) -> None:
+        assert self.kind in OPS, self.kind
 
 
-@dataclass(frozen=True)
-class ZeroExtend:
-    """`{pad'd0, e}`: e with pad zero bits above it."""
-
-    pad: int
-    e: Expr
-    kind: ClassVar[str] = "zext"
+Expr = Union[Ref, Op]
 
 
-@dataclass(frozen=True)
-class Not:
-    e: Expr
-    kind: ClassVar[str] = "not"
+def expr(kind: str, *args: Any) -> Op:
+    """`expr("and", a, b)`: Op("and", (a, b))."""
+    return Op(kind, args)
 
 
-@dataclass(frozen=True)
-class And:
-    terms: tuple[Expr, ...]
-    kind: ClassVar[str] = "and"
+ONE = expr("const", 1, 1, "b")
+ZERO = expr("const", 0, 1, "b")
 
 
-@dataclass(frozen=True)
-class Or:
-    terms: tuple[Expr, ...]
-    kind: ClassVar[str] = "or"
+Decl = tuple[str, Optional[int]]
+"""(name, bits): `logic [bits-1:0] name;`, or a 1-bit `logic name;` when bits is None."""
 
 
-@dataclass(frozen=True)
-class Paren:
-    e: Expr
-    kind: ClassVar[str] = "paren"
+def decl(name: str, bits: int | None = None) -> Decl:
+    return name, bits
 
 
-@dataclass(frozen=True)
-class Equals:
-    """`(a == b)`."""
+class Assign(NamedTuple):
+    """`assign lhs = rhs;`"""
 
-    a: Expr
-    b: Expr
-    kind: ClassVar[str] = "eq"
-
-
-@dataclass(frozen=True)
-class Replicate:
-    """`{n{e}}`."""
-
-    n: int
-    e: Expr
-    kind: ClassVar[str] = "repl"
-
-
-@dataclass(frozen=True)
-class ReduceOr:
-    e: Expr
-    kind: ClassVar[str] = "redor"
-
-
-@dataclass(frozen=True)
-class Choose:
-    """`cond ? a : b`."""
-
-    cond: Expr
-    a: Expr
-    b: Expr
-    kind: ClassVar[str] = "cond"
-
-
-Expr = Union[Ref, Select, Const, ZeroExtend, Not, And, Or, Paren, Equals, Replicate,
-             ReduceOr, Choose]
-
-ONE = Const(1, 1)
-ZERO = Const(0, 1)
-
-
-@dataclass(frozen=True)
-class Decl:
-    """`logic [bits-1:0] name;`, or a 1-bit `logic name;` when bits is None."""
-
-    name: str
-    bits: int | None = None
-    kind: ClassVar[str] = "decl"
-
-
-@dataclass(frozen=True)
-class Assign:
     lhs: Expr
     rhs: Expr
-    kind: ClassVar[str] = "assign"
 
 
 @dataclass(frozen=True)
 class Instance:
-    """`module name (.port(e), ...);` on one line."""
+    """`module name (.port(expr), ...);`, on one line."""
 
     module: str
     name: str
     conns: tuple[tuple[str, Expr], ...]
-    kind: ClassVar[str] = "instance"
 
 
 Statement = Union[Assign, Instance]
-
-
-def bits(name: str, hi: int, lo: int | None = None) -> Select:
-    """`name[hi:lo]` (or `name[hi]`)."""
-    return Select(Ref(name), hi, lo)
 
 
 def resize(e: Expr, src: int, dst: int, unused: list[Expr]) -> Expr:
@@ -154,10 +82,10 @@ def resize(e: Expr, src: int, dst: int, unused: list[Expr]) -> Expr:
     if dst == src:
         return e
     if dst > src:
-        return ZeroExtend(dst - src, e)
-    if isinstance(e, Select) and isinstance(e.base, Ref) and e.lo is not None:
+        return expr("zext", dst - src, e)
+    if isinstance(e, Ref) and e.lo is not None:
         # narrow a part-select in place: SystemVerilog cannot chain range selects
-        unused.append(Select(e.base, e.lo + src - 1, e.lo + dst))
-        return Select(e.base, e.lo + dst - 1, e.lo)
-    unused.append(Select(e, src - 1, dst))
-    return Select(e, dst - 1, 0)
+        unused.append(Ref(e.name, e.lo + src - 1, e.lo + dst))
+        return Ref(e.name, e.lo + dst - 1, e.lo)
+    unused.append(expr("select", e, src - 1, dst))
+    return expr("select", e, dst - 1, 0)

@@ -7,11 +7,13 @@ non-memref module argument k and `out<i>` per result. Each component gets its
 slice of the config store (offsets from loom.fabric.config_layout). Wires
 between ports of different widths are LSB-aligned: truncated or
 zero-extended (LOOM's connection rule).
+
+This module computes the wiring as data (channels, port links, instances
+and their lanes); templates/fabric_top.sv.j2 writes it.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import MemRefType
@@ -21,34 +23,83 @@ from loom.fabric.adg_view import AdgView
 from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
 from loom.fabric.rtl.graph import check_buildable, wire_width
 from loom.fabric.rtl.modules import Component, Module, component, render_fabric
+from loom.fabric.rtl.sv import Expr, Ref, resize
 from loom.rtl.render import identifier, render_unit
+
+
+@dataclass(frozen=True)
+class PortLink:
+    """A top port `<port>_*` and the channel behind it, held until cfg_done;
+    `data`: what the receiving side's `_data` gets (resized to its width)."""
+
+    port: str
+    channel: str
+    data: Expr
+
+
+@dataclass(frozen=True)
+class HopBuffer:
+    """A two-slot buffer (our fifo unit, `module`) between channel `src` and
+    the channel `name` of the same width: see _hop_buffer."""
+
+    module: str
+    name: str
+    src: str
+    bits: int
+
+
+@dataclass(frozen=True)
+class InLane:
+    """Input lane `index` of an instance (its bits of `_io_in_data`) from
+    channel `src`, a hop buffer's when `buffer`; `data`: src's resized."""
+
+    index: int
+    src: str
+    data: Expr
+    buffer: HopBuffer | None = None
+
+
+@dataclass(frozen=True)
+class OutLane:
+    """Output lane `index` of an instance, driving channel `dst` (`data`: its lane resized)."""
+
+    index: int
+    dst: str
+    data: Expr
+
+
+@dataclass(frozen=True)
+class TopInstance:
+    """Component `comp` in the top as instance `name`: its `<name>_io_*`
+    buses, lanes and (when it has config bits) its slice of the store."""
+
+    comp: Component
+    name: str
+    inputs: tuple[InLane, ...]
+    outputs: tuple[OutLane, ...]
+    cfg: tuple[int, int] | None = None
+    """(hi, lo) of its slice in the config store's `cfg_bits`."""
 
 
 @dataclass
 class _Wiring:
-    """Lines of the top body and the bits nothing reads (for one `unused` wire)."""
+    """The top body as data for templates/fabric_top.sv.j2, and the bits
+    nothing reads (for one `unused` wire)."""
 
-    decls: list[str] = field(default_factory=list)
-    body: list[str] = field(default_factory=list)
-    unused: list[str] = field(default_factory=list)
+    channels: list[tuple[str, int]] = field(default_factory=list)
+    """(name, bits) of every data/valid/ready wire triple `<name>_data` etc."""
+    args: list[PortLink] = field(default_factory=list)
+    instances: list[TopInstance] = field(default_factory=list)
+    results: list[PortLink] = field(default_factory=list)
+    unused: list[Expr] = field(default_factory=list)
     modules: dict[str, Module] = field(default_factory=dict)
     switch_out: dict[int, int] = field(default_factory=dict)
     """Values a spatial_sw drives: the switch's position in body order."""
     lane_out: set[int] = field(default_factory=set)
     """Values a del_tag drives: one lane of a tagged stream several lanes share."""
 
-    def adapt(self, expr: str, src: int, dst: int) -> str:
-        if dst == src:
-            return expr
-        if dst > src:
-            return f"{{{dst - src}'d0, {expr}}}"
-        m = re.fullmatch(r"(\w+)\[(\d+):(\d+)\]", expr)
-        if m:   # narrow a slice in place: SystemVerilog cannot chain range selects
-            base, lo = m.group(1), int(m.group(3))
-            self.unused.append(f"{base}[{lo + src - 1}:{lo + dst}]")
-            return f"{base}[{lo + dst - 1}:{lo}]"
-        self.unused.append(f"{expr}[{src - 1}:{dst}]")
-        return f"{expr}[{dst - 1}:0]"
+    def adapt(self, e: Expr, src: int, dst: int) -> Expr:
+        return resize(e, src, dst, self.unused)
 
 
 @dataclass(frozen=True)
@@ -113,19 +164,15 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
     def declare(v: SSAValue, name: str) -> None:
         names[id(v)] = name
         widths[id(v)] = wire_width(v.type)
-        w.decls += [f"logic [{widths[id(v)] - 1}:0] {name}_data;",
-                    f"logic {name}_valid;", f"logic {name}_ready;"]
+        w.channels.append((name, widths[id(v)]))
 
     ports_in, ports_out = [], []
     for k, a in enumerate(graph.args):
         if isinstance(a.type, MemRefType):
             continue
         declare(a, f"arg{k}")
-        bits = wire_width(a.type)
-        ports_in.append((f"in{k}", bits))
-        w.body += [f"assign arg{k}_data = in{k}_data;",
-                   f"assign arg{k}_valid = in{k}_valid & cfg_done;",
-                   f"assign in{k}_ready = arg{k}_ready & cfg_done;"]
+        ports_in.append((f"in{k}", wire_width(a.type)))
+        w.args.append(PortLink(f"in{k}", f"arg{k}", Ref(f"in{k}_data")))
     for k, (node, _) in enumerate(comps):
         for j, r in enumerate(node.outputs):
             declare(r, f"{identifier(node.name)}_r{j}")
@@ -135,62 +182,50 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
                 w.lane_out.add(id(r))
     used_cfg: list[tuple[int, int]] = []
     for k, (node, comp) in enumerate(comps):
-        _instance(w, k, node, comp, names, widths, layout, used_cfg)
+        w.instances.append(_instance(w, k, node, comp, names, widths, layout, used_cfg))
     for i, v in enumerate(graph.results):
-        bits = wire_width(v.type)
-        ports_out.append((f"out{i}", bits))
+        width = wire_width(v.type)
+        ports_out.append((f"out{i}", width))
         src = names[id(v)]
-        w.body += [f"assign out{i}_data = {w.adapt(f'{src}_data', widths[id(v)], bits)};",
-                   f"assign out{i}_valid = {src}_valid & cfg_done;",
-                   f"assign {src}_ready = out{i}_ready & cfg_done;"]
+        w.results.append(PortLink(f"out{i}", src,
+                                  w.adapt(Ref(f"{src}_data"), widths[id(v)], width)))
     w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
     return dict(ports_in=ports_in, ports_out=ports_out, master=master_ports(comps), store=store,
-                words=layout.word_count, decls=w.decls, body=w.body,
+                words=layout.word_count, channels=w.channels, args=w.args,
+                instances=w.instances, results=w.results,
                 unused=w.unused), list(w.modules.values())
 
 
 def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int, str],
               widths: dict[int, int], layout: FabricLayout,
-              used_cfg: list[tuple[int, int]]) -> None:
+              used_cfg: list[tuple[int, int]]) -> TopInstance:
     inst = identifier(node.name)
     b = f"{inst}_io"
-    w.decls += [f"logic [{comp.n_in * comp.w_in - 1}:0] {b}_in_data;",
-                f"logic [{comp.n_in - 1}:0] {b}_in_valid;",
-                f"logic [{comp.n_in - 1}:0] {b}_in_ready;",
-                f"logic [{comp.n_out * comp.w_out - 1}:0] {b}_out_data;",
-                f"logic [{comp.n_out - 1}:0] {b}_out_valid;",
-                f"logic [{comp.n_out - 1}:0] {b}_out_ready;"]
     data_inputs = [v for v in node.inputs if not isinstance(v.type, MemRefType)]
+    inputs = []
     for k, v in enumerate(data_inputs):
-        src = names[id(v)]
+        src, buffer = names[id(v)], None
         if node.kind == "spatial_sw" and w.switch_out.get(id(v), -1) >= position:
-            src = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
+            buffer = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
         elif id(v) in w.lane_out:
-            src = _hop_buffer(w, f"{inst}_lane{k}", src, widths[id(v)])
-        lane = f"{b}_in_data[{k * comp.w_in + comp.w_in - 1}:{k * comp.w_in}]"
-        w.body += [f"assign {lane} = {w.adapt(f'{src}_data', widths[id(v)], comp.w_in)};",
-                   f"assign {b}_in_valid[{k}] = {src}_valid;",
-                   f"assign {src}_ready = {b}_in_ready[{k}];"]
+            buffer = _hop_buffer(w, f"{inst}_lane{k}", src, widths[id(v)])
+        if buffer is not None:
+            src = buffer.name
+        data = w.adapt(Ref(f"{src}_data"), widths[id(v)], comp.w_in)
+        inputs.append(InLane(k, src, data, buffer))
+    outputs = []
     for j, r in enumerate(node.outputs):
-        dst = names[id(r)]
-        lane = f"{b}_out_data[{j * comp.w_out + comp.w_out - 1}:{j * comp.w_out}]"
-        w.body += [f"assign {dst}_data = {w.adapt(lane, comp.w_out, widths[id(r)])};",
-                   f"assign {dst}_valid = {b}_out_valid[{j}];",
-                   f"assign {b}_out_ready[{j}] = {dst}_ready;"]
-    conns = [".clk(clk)", ".rst(rst)"] if comp.clocked else []
-    conns += [f".in_data({b}_in_data)", f".in_valid({b}_in_valid)",
-              f".in_ready({b}_in_ready)", f".out_data({b}_out_data)",
-              f".out_valid({b}_out_valid)", f".out_ready({b}_out_ready)"]
-    for _, sig, _ in comp.master:   # to the top's `<instance>_<signal>` port
-        conns.append(f".{sig}({inst}_{sig})")
+        lane = Ref(f"{b}_out_data", j * comp.w_out + comp.w_out - 1, j * comp.w_out)
+        outputs.append(OutLane(j, names[id(r)], w.adapt(lane, comp.w_out, widths[id(r)])))
+    cfg = None
     if comp.cfg_bits:
         lo = layout.slice(node.name).word_offset * WORD_BITS
         used_cfg.append((lo, comp.cfg_bits))
-        conns.append(f".cfg(cfg_bits[{lo + comp.cfg_bits - 1}:{lo}])")
-    w.body.append(f"{comp.module} {inst} (\n    " + ",\n    ".join(conns) + "\n  );")
+        cfg = (lo + comp.cfg_bits - 1, lo)
+    return TopInstance(comp, inst, tuple(inputs), tuple(outputs), cfg)
 
 
-def _hop_buffer(w: _Wiring, name: str, src: str, bits: int) -> str:
+def _hop_buffer(w: _Wiring, name: str, src: str, width: int) -> HopBuffer:
     """A two-slot buffer (registered valid and ready, our fifo unit) on a
     switch-to-switch link that goes backward in body order (from a switch to
     itself or to an earlier one). Switches are combinational; every ring of
@@ -205,18 +240,12 @@ def _hop_buffer(w: _Wiring, name: str, src: str, bits: int) -> str:
     that token behind its own, a head-of-line deadlock the direct flow's
     separate ports never have. The buffer takes the head off the shared port
     while its lane's consumer waits."""
-    module, text = render_unit("fifo", slots=2, w=bits, origin="switch-to-switch link buffer")
+    module, text = render_unit("fifo", slots=2, w=width, origin="switch-to-switch link buffer")
     w.modules.setdefault(module, Module(module, text))
-    w.decls += [f"logic [{bits - 1}:0] {name}_data;", f"logic {name}_valid;",
-                f"logic {name}_ready;"]
-    w.body.append(f"{module} {name} (\n    .clk(clk), .rst(rst), .ins_data({src}_data), "
-                  f".ins_valid({src}_valid), .ins_ready({src}_ready),\n    "
-                  f".outs_data({name}_data), .outs_valid({name}_valid), "
-                  f".outs_ready({name}_ready)\n  );")
-    return name
+    return HopBuffer(module, name, src, width)
 
 
-def _unused_cfg(total: int, used: list[tuple[int, int]]) -> list[str]:
+def _unused_cfg(total: int, used: list[tuple[int, int]]) -> list[Expr]:
     """Ranges of the config store no component reads (word padding)."""
     covered = [False] * total
     for lo, n in used:
@@ -229,5 +258,5 @@ def _unused_cfg(total: int, used: list[tuple[int, int]]) -> list[str]:
         start = k
         while k < total and not covered[k]:
             k += 1
-        ranges.append(f"cfg_bits[{k - 1}:{start}]")
+        ranges.append(Ref("cfg_bits", k - 1, start))
     return ranges
