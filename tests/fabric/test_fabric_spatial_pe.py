@@ -1,5 +1,5 @@
 """fabric.spatial_pe RTL (templates/fabric_spatial_pe.sv.j2, function units
-from our unit templates through templates/fabric_fu.sv.j2) against the
+from our unit templates through templates/fabric_function_unit.sv.j2) against the
 reference model loom.fabric.models.spatial_pe (golden op classes): random
 enable, opcode, input muxes (select, discard, disconnect), output demuxes
 (select, discard) and payloads (constant value, cmpi predicate), encoded by

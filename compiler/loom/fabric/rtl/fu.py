@@ -11,7 +11,7 @@ field steering the tokens to one of them. handshake.constant's value and
 handshake.join's mask act in the wrapper around the unit.
 
 The body is data (loom.fabric.rtl.sv: declarations, assigns, instances and
-their expressions); templates/fabric_fu.sv.j2 writes it.
+their expressions); templates/fabric_function_unit.sv.j2 writes it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, unit_spec
 
 @dataclass
 class Body:
-    """A wrapper body as data (templates/fabric_fu.sv.j2 writes it): its
+    """A wrapper body as data (templates/fabric_function_unit.sv.j2 writes it): its
     declarations, statements in order, the bits nothing reads, and the unit
     modules it instantiates."""
 
@@ -162,7 +162,7 @@ def _fu_module(key: _FuKey) -> FuModule:
                   n_out=n_out, units=sorted(body.units))
     digest = __import__("hashlib").sha1(repr((params, key.text)).encode()).hexdigest()[:8]
     name = f"loom_fabric_fu_{layout.name}_l{lane}_{digest}"
-    mod = render_fabric("fabric_fu", name, params, origin, n_in=n_in, n_out=n_out, lane=lane,
+    mod = render_fabric("fabric_function_unit", name, params, origin, n_in=n_in, n_out=n_out, lane=lane,
                         cfg_bits=layout.bits, clocked=clocked, decls=body.decls,
                         lines=body.lines, unused=body.unused)
     units = tuple(Module(n, t) for n, t in body.units.items())
