@@ -7,16 +7,15 @@ import pytest
 
 from loom.diagnostics import LoomError
 from loom.fabric.adg_view import adg_view
-from loom.ir import parse, verify_module
+from loom.ir import parse
+from tb.fabric_runner import load_adg
 
 B = "!fabric.bits<32>"
 T = "!fabric.tagged<!fabric.bits<32>, i1>"
 
 
 def _view(text: str):
-    parsed = parse(text, "v.fabric.mlir")
-    verify_module(parsed.module, "v.fabric.mlir", parsed.op_positions)
-    return adg_view(parsed.module)
+    return adg_view(load_adg(text, "v.fabric.mlir"))
 
 
 NAMES = f"""module {{

@@ -19,7 +19,7 @@ How the fabric was chosen:
 
 - Datapath: every network port is `!fabric.bits<64>`, so i64 and 64-bit
   values travel unsplit; narrower values ride LSB-aligned.
-- Widths: the mapper's width rule (mapper/techmap.py) lets an op use a
+- Widths: the mapper's width rule (mapper/port_types.py) lets an op use a
   wider unit only where it reads the low bits of its operands (add, sub,
   mul, logic, shli's value, trunci, data through select, mux, branches,
   carry, gate, invariant, loads and stores); compares, division and
@@ -60,7 +60,8 @@ How the fabric was chosen:
 - Join: 4 inputs (a PE has 4 inputs), so `max_join_fanin` is 4 and the
   compiler legalizes wider joins into trees (seed 003).
 - Memories: a DFG memory binds to one hardware memory with at least its
-  lanes (mapper/techmap.py), and every C array is one extmemory. Measured
+  lanes (mapper/memory_binding.py), and every C array is one extmemory.
+  Measured
   over the kernels/*.c with 1-D accesses: up to 6 arrays, 6 load lanes
   (kmp) and 3 store lanes (clamp, fib64) on one array, most need at most 4
   arrays of 4 load and 2 store lanes. The 2x2 and 4x4 meshes (at most 16
@@ -69,7 +70,8 @@ How the fabric was chosen:
   16x16 adds 8 arrays of 9 load lanes (WIDE_MEMORY_VARIANTS: seidel_2d's
   9 loads of one array, md_knn's 7 arrays).
 - On-chip memories: a local C array (memref.alloca) is a handshake.memory,
-  bound to one fabric.memory that holds all its elements (mapper/techmap.py)
+  bound to one fabric.memory that holds all its elements
+  (mapper/memory_binding.py)
   and has its lanes. Measured over kernels/*.c: up to 4 local arrays, each
   of at most 64 elements (i16 to i64), with up to 2 load lanes (3 in
   matpow, which needs more PEs than 16x16 has anyway); an

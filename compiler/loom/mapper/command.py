@@ -21,7 +21,6 @@ def map_request(args: argparse.Namespace, seed: int, rounds: int | None) -> MapR
 
 
 def map_main(args: argparse.Namespace) -> int:
-    args.bundle = None
     mk = map_kernel(map_request(args, args.seed, args.rounds))
     print(f"map: {mk.inputs.name} on {mk.target.name}: {map_stats(mk.mapping).line()}")
     print(f"     {mk.written.paths['map.json'].parent}/{mk.stem}.{{map.json,map.txt,"

@@ -24,7 +24,7 @@ from xdsl.ir import Operation
 
 from loom.diagnostics import Location, LoomError
 from loom.fabric.adg_file import Adg, load_adg
-from loom.fabric.adg_view import adg_view
+from loom.fabric.adg_view import AdgView, adg_view
 from loom.fabric.presets import preset, presets
 from loom.golden.run import find_func
 from loom.inputs import Inputs, KernelSource, prepare
@@ -93,7 +93,7 @@ def _auto(req: MapRequest, out_dir: Path, progress: Progress,
           need_bundle: bool) -> tuple[Adg, Mapping, Operation, Inputs]:
     compiled: dict[int, tuple[Operation, Inputs, DfgGraph]] = {}
     parsed = PeDefinitions()
-    last: LoomError | tuple[Mapping, Adg, str] | None = None
+    last: LoomError | tuple[Mapping, AdgView, str, str] | None = None
     for p in presets():
         builder = preset(p.name)
         capacity = builder_capacity(builder, parsed)
@@ -113,7 +113,7 @@ def _auto(req: MapRequest, out_dir: Path, progress: Progress,
                     _ticker(progress, p.name))
         if m.ok:   # the chosen ADG's file beside the artifacts
             return Adg(p.name, builder.write(out_dir, p.name)[0], view), m, func, inputs
-        last = (m, Adg(p.name, out_dir / f"{p.name}.fabric.mlir", view), dfg)
+        last = (m, view, p.name, dfg)
     # presets come smallest first: the last one tried is the largest
     blocking = last if isinstance(last, LoomError) else _diagnosis(*last) if last else \
         LoomError("no preset")
@@ -121,12 +121,12 @@ def _auto(req: MapRequest, out_dir: Path, progress: Progress,
                     f"largest: {blocking.message}", blocking.loc or Location(req.source.kernel))
 
 
-def _diagnosis(m: Mapping, target: Adg, dfg: str) -> LoomError:
+def _diagnosis(m: Mapping, view: AdgView, adg: str, dfg: str) -> LoomError:
     """Why a mapping failed (diagnosed only for the preset reported: a C1 fix
     hint builds presets)."""
-    violations = check(m, target.view)
-    return diagnose(m, violations, target.name, dfg) if violations else LoomError(
-        f"{target.name}: mapping failed", Location(dfg))
+    violations = check(m, view)
+    return diagnose(m, violations, adg, dfg) if violations else LoomError(
+        f"{adg}: mapping failed", Location(dfg))
 
 
 def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:

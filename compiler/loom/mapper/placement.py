@@ -1,7 +1,7 @@
 """Placement: where each DFG node sits, and its constructive first guess.
 
 Every DFG node (dfg_graph.py) has options, each a hardware node plus the
-port binding that hosts it: an op a function unit (techmap candidates,
+port binding that hosts it: an op a function unit (matching.candidates,
 commutative swaps and join masks included), a memory a hardware memory of
 its kind (the software/hardware family order bridged), a scalar argument a
 module input and a result a module output (LOOM's fit rule: the software

@@ -7,7 +7,7 @@ accept always passes; the placement's own rules are stricter):
 - ops: every op that needs a function unit occupies a whole spatial PE
   (LOOM's C8: one active unit per PE; placement gives an op no other kind
   of host), and only PEs of the kinds (PE definitions) holding a unit that
-  tech-maps it (techmap.candidates, the placement's own options) can host
+  tech-maps it (matching.candidates, the placement's own options) can host
   it. So ops must match to PE instances; by Hall's theorem a set of kinds
   with fewer instances than the ops that can use nothing else blocks it.
 - memories: a DFG memory binds to one hardware memory of its kind with

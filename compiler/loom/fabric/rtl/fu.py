@@ -182,7 +182,7 @@ def _sig(channel: str, signal: str) -> Ref:
 class _OnTerms:
     """Per body op, when its result reaches a yield through the configured
     fabric.mux selections (an expression over cfg; ONE without muxes): the
-    op is in the effective graph (loom.mapper.techmap.effective_graphs)."""
+    op is in the effective graph (loom.mapper.matching.effective_graphs)."""
 
     def __init__(self, builder: "_Builder", ops: list[Operation], yield_op: Operation):
         self.b, self.ops, self.yield_op = builder, ops, yield_op
