@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from xdsl.dialects.builtin import MemRefType, StringAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
@@ -187,6 +187,24 @@ class AdgView:
     def node_of(self, op: Operation) -> ViewNode | None:
         """The graph node a body op is (None: not a graph node)."""
         return self._by_op.get(op)
+
+    @cached_property
+    def _position(self) -> dict[Operation, int]:
+        return {n.op: k for k, n in enumerate(self.nodes)}
+
+    def link_buffer(self, node: ViewNode, value: SSAValue) -> str | None:
+        """The buffer the fabric top puts on the link from `value` into
+        `node` (design.md section 9), or None: "hop" on a switch-to-switch
+        link that goes backward in body order (a switch to itself or to an
+        earlier one), so that every ring of switches is registered; "lane"
+        after a del_tag (one lane of a memory's shared result port, which
+        must not wait behind another lane's consumer)."""
+        if not isinstance(value, OpResult) or (src := self.node_of(value.op)) is None:
+            return None
+        if (node.kind == "spatial_sw" and src.kind == "spatial_sw"
+                and self._position[src.op] >= self._position[node.op]):
+            return "hop"
+        return "lane" if src.kind == "del_tag" else None
 
     def consumers(self, value: SSAValue) -> list[tuple[str, int]]:
         """(node name, or "" for the module output, input port) of each use of `value`."""

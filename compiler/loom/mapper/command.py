@@ -23,6 +23,8 @@ def map_request(args: argparse.Namespace, seed: int, rounds: int | None) -> MapR
 def map_main(args: argparse.Namespace) -> int:
     mk = map_kernel(map_request(args, args.seed, args.rounds))
     print(f"map: {mk.inputs.name} on {mk.target.name}: {map_stats(mk.mapping).line()}")
+    for line in mk.written.throughput.lines():
+        print(f"     {line}")
     print(f"     {mk.written.paths['map.json'].parent}/{mk.stem}.{{map.json,map.txt,"
           "config.json,config.bin,config.h,viz.html}")
     return 0

@@ -10,7 +10,10 @@ candidate per (op, unit definition), the selected units and per-node info;
 search is `{"available": false}` (we run none of LOOM's search stages);
 timing carries only LOOM's FIFO-buffering fields (the mapper never
 changes a FIFO's bypass: its selected count is 0; forced are the FIFOs on
-routes that cannot bypass or are not bypassed), no delay estimates.
+routes that cannot bypass or are not bypassed), no delay estimates. Ours
+after it: throughput, the mapping's throughput model (throughput.py: the
+expected II, and per loop its bound, the direct RTL's, the critical
+recurrence and the registers of its routes), one line.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from loom.fabric import config_layout as cl
 from loom.mapper.adg_graph import AdgGraph
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
+from loom.mapper.throughput import Throughput
 from loom.mapper.placement import Option
 from loom.fabric.adg_view import AdgView
 from loom.mapper.inventory import hw_memories
@@ -288,7 +292,7 @@ def _object(d: dict[str, Any]) -> str:
     return "{\n" + inner + "\n  }"
 
 
-def map_json(m: Mapping, config: FabricConfig, view: AdgView) -> str:
+def map_json(m: Mapping, config: FabricConfig, view: AdgView, model: Throughput) -> str:
     """The text of `<dfg>.<adg>.map.json`."""
     definitions = {n.name: n.definition for n in view.nodes}
     classes = Classes()
@@ -299,6 +303,7 @@ def map_json(m: Mapping, config: FabricConfig, view: AdgView) -> str:
         f'  "techmap": {_object(techmap)}',
         '  "search": {\n    "available": false\n  }',
         f'  "timing": {_object(_timing(m, config))}',
+        f'  "throughput": {json.dumps(model.summary())}',
         f'  "node_mappings": {_rows(_node_mappings(m, classes))}',
         f'  "edge_routings": {_rows(_edge_routings(m))}',
         f'  "port_table": {_rows(port_row(m.adg, p) for p in range(len(m.adg.ports)))}',

@@ -8,6 +8,7 @@ import re
 
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
+from loom.mapper.throughput import Throughput
 
 _GRID = re.compile(r"_(\d+)_(\d+)$")
 """LOOM reads a PE's grid position from its `pe_<r>_<c>` name."""
@@ -79,7 +80,8 @@ def _memories(m: Mapping, config: FabricConfig, regions_of: dict[str, int]) -> l
     return lines
 
 
-def map_text(m: Mapping, config: FabricConfig, regions_of: dict[str, int]) -> str:
+def map_text(m: Mapping, config: FabricConfig, regions_of: dict[str, int],
+             model: Throughput) -> str:
     """The text of `<dfg>.<adg>.map.txt`."""
     placed = sum(1 for n in m.sw.nodes if n.kind == "op" and m.placement.chosen[n.id] is not None)
     sections = [
@@ -88,6 +90,7 @@ def map_text(m: Mapping, config: FabricConfig, regions_of: dict[str, int]) -> st
         ["--- Search Summary ---", "(not available)", ""],
         ["--- Timing Summary ---", "fifo buffering only: mapper_selected_buffered_fifo_count: 0",
          ""],
+        ["--- Throughput ---", *model.lines(), ""],
         ["--- Node Placements ---", *_placements(m)],
         ["", "--- Edge Routings ---", *_routings(m)],
         ["", "--- Temporal Registers ---", "(none)"],

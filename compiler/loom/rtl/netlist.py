@@ -74,6 +74,7 @@ class Channel:
     sink: tuple["Instance", str, int | None] | None = None     # None: a top output or discarded
     top_output: str | None = None                # the top port it drives, if any
     copy_of: "Channel | None" = None             # a buffer's output: the DFG edge it continues
+    value: SSAValue | None = None                # the DFG value it carries (None: a buffer's)
 
     @property
     def traced(self) -> bool:
@@ -117,13 +118,28 @@ def _origin(op: Operation, label: str, filename: str) -> str:
 
 
 def build_netlist(func: hs.FuncOp, filename: str) -> Netlist:
+    """The kernel's netlist with its buffers placed (module docstring)."""
+    net, units, channels = _units(func, filename)
+    _place_buffers(net, func.body.block, units, channels)
+    return net
+
+
+def unit_netlist(func: hs.FuncOp, filename: str) -> Netlist:
+    """One unit per op and one channel per DFG edge, no buffers: what
+    loom.rtl.timing bounds and what a fabric mapping routes."""
+    return _units(func, filename)[0]
+
+
+def _units(func: hs.FuncOp, filename: str
+           ) -> tuple[Netlist, dict[Operation, tuple[Instance, OpUnit]], dict[SSAValue, Channel]]:
     body = func.body.block
     names = name_dfg(body)
     net = Netlist(func.sym_name.data)
     channels: dict[SSAValue, Channel] = {}
 
     def new_channel(value: SSAValue) -> Channel:
-        ch = Channel(names.values[value], data_width(value.type), len(net.channels))
+        ch = Channel(names.values[value], data_width(value.type), len(net.channels),
+                     value=value)
         net.channels.append(ch)
         channels[value] = ch
         return ch
@@ -164,9 +180,7 @@ def build_netlist(func: hs.FuncOp, filename: str) -> Netlist:
             channels[v].sink = (inst, port, lane)
         for r, (port, lane) in zip(op.results, mapping.outs):
             channels[r].driver = (inst, port, lane)
-
-    _place_buffers(net, body, units, channels)
-    return net
+    return net, units, channels
 
 
 def _place_buffers(net: Netlist, body, units, channels: dict[SSAValue, Channel]) -> None:

@@ -305,6 +305,8 @@ class LoopBound:
     value: Fraction | float            # cycles per iteration; math.inf: a cycle without tokens
     cycle: list[str]                   # the critical cycle, as DFG channel names
     channels: list[int]                # the loop's channels (indices)
+    latency: int = 0                   # cycles around the critical cycle
+    tokens: int = 0                    # tokens it holds (value = latency / tokens)
 
 
 def _names(net: Netlist, cycle: list[WArc]) -> list[str]:
@@ -352,12 +354,14 @@ def _loop_bound(g: ChannelGraph, comp: list[int], arcs: list[WArc]) -> LoopBound
     if tmin == 0 or tmin is math.inf:     # every cycle of a loop holds a token
         return LoopBound(math.inf if tmin == 0 else lam, _names(g.net, tcyc or crit), comp)
     value, cycle = lam, crit
+    lat, tok = sum(a[2] for a in crit), sum(a[3] for a in crit)
     if Fraction(1, tmin) > value:          # a cycle of registers-free units still needs one
-        value, cycle = Fraction(1, tmin), tcyc
+        value, cycle, lat, tok = Fraction(1, tmin), tcyc, 1, tmin
     for ch in comp:                        # a unit's own recurrence (stream, memory port)
         if g.self_ii.get(ch, 0) > value:
             value, cycle = Fraction(g.self_ii[ch]), [(ch, ch, g.self_ii[ch], 1)]
-    return LoopBound(value, _names(g.net, cycle), comp)
+            lat, tok = g.self_ii[ch], 1
+    return LoopBound(value, _names(g.net, cycle), comp, lat, tok)
 
 
 def ii_bound(net: Netlist | hs.FuncOp, filename: str = "<dfg>") -> tuple[Fraction | float, list[str]]:
@@ -371,14 +375,24 @@ def ii_bound(net: Netlist | hs.FuncOp, filename: str = "<dfg>") -> tuple[Fractio
     return bounds[0].value, bounds[0].cycle
 
 
-def loop_bound(net: Netlist, decider: str) -> Fraction | float:
+def loop_bound(net: Netlist, decider: str,
+               graph: ChannelGraph | None = None) -> Fraction | float:
     """The II bound of the loop whose condition is the DFG channel `decider`
-    (its raw_will_continue): the largest over the recurrences it decides (the
+    (its raw_will_continue); 0 when it decides none (`decided_bound`)."""
+    bound = decided_bound(net, decider, graph)
+    return Fraction(0) if bound is None else bound.value
+
+
+def decided_bound(net: Netlist, decider: str,
+                  graph: ChannelGraph | None = None) -> LoopBound | None:
+    """The critical recurrence of the loop whose condition is the DFG
+    channel `decider`: the largest bound over the recurrences it decides (the
     carries, invariants and gates it reaches through forks and buffers) and
-    the own II of the unit driving it; 0 when it decides none. The one bound
-    a per-iteration count of that loop compares with: the largest over all
-    loops may belong to a loop that iterates less."""
-    g = channel_graph(net)
+    the own II of the unit driving it; None when it decides none. The one
+    bound a per-iteration count of that loop compares with: the largest over
+    all loops may belong to a loop that iterates less. `graph`: the channel
+    graph to bound (default: the netlist's units as they are)."""
+    g = graph or channel_graph(net)
     out_edges: dict[int, list[Edge]] = {}
     for e in g.flow_edges:
         out_edges.setdefault(e.src, []).append(e)
@@ -392,9 +406,10 @@ def loop_bound(net: Netlist, decider: str) -> Fraction | float:
                     start.append(e.dst)
             else:
                 decided.add(e.dst)
-    values = [b.value for b in loop_bounds(net, g) if decided & set(b.channels)]
-    values += [Fraction(g.self_ii[c]) for c in seen if c in g.self_ii]
-    return max(values, default=Fraction(0))
+    bounds = [b for b in loop_bounds(net, g) if decided & set(b.channels)]
+    bounds += [LoopBound(Fraction(g.self_ii[c]), [net.channels[c].name], [c], g.self_ii[c], 1)
+               for c in sorted(seen) if c in g.self_ii]
+    return max(bounds, key=lambda b: b.value, default=None)
 
 
 def combinational_cycles(net: Netlist) -> dict[str, list[str]]:

@@ -26,6 +26,7 @@ from loom.fabric.config_layout import (
     slot_field,
 )
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
+from loom.fabric.rtl.latency import OUTPUT_BUFFER_SLOTS
 from loom.rtl.render import identifier, render_unit, template_environment
 
 
@@ -195,7 +196,7 @@ def _spatial_pe(node: ViewNode, s: Slice | None) -> Component:
     in_sel_bits = offs[mux_field(pe_mux("in", 0), "sel")][1]
     out_sel_bits = offs[mux_field(pe_mux("out", 0), "sel")][1]
     payload = sum(f.width for f in s.fields)
-    buffer, buffer_text = render_unit("fifo", slots=2, w=lane,
+    buffer, buffer_text = render_unit("fifo", slots=OUTPUT_BUFFER_SLOTS, w=lane,
                                       origin="output buffer of a fabric.spatial_pe")
     context = dict(
         n_in=n_in, n_out=n_out, lane=lane, k_in=k_in, k_out=k_out,

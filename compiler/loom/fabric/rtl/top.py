@@ -22,6 +22,7 @@ from xdsl.ir import SSAValue
 from loom.fabric.adg_view import AdgView
 from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
 from loom.fabric.rtl.graph import check_buildable, wire_width
+from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS
 from loom.fabric.rtl.modules import Component, Module, component, render_fabric
 from loom.fabric.rtl.sv import Expr, Ref, resize
 from loom.rtl.render import identifier, render_unit
@@ -93,10 +94,6 @@ class _Wiring:
     results: list[PortLink] = field(default_factory=list)
     unused: list[Expr] = field(default_factory=list)
     modules: dict[str, Module] = field(default_factory=dict)
-    switch_out: dict[int, int] = field(default_factory=dict)
-    """Values a spatial_sw drives: the switch's position in body order."""
-    lane_out: set[int] = field(default_factory=set)
-    """Values a del_tag drives: one lane of a tagged stream several lanes share."""
 
     def adapt(self, e: Expr, src: int, dst: int) -> Expr:
         return resize(e, src, dst, self.unused)
@@ -173,16 +170,12 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
         declare(a, f"arg{k}")
         ports_in.append((f"in{k}", wire_width(a.type)))
         w.args.append(PortLink(f"in{k}", f"arg{k}", Ref(f"in{k}_data")))
-    for k, (node, _) in enumerate(comps):
+    for node, _ in comps:
         for j, r in enumerate(node.outputs):
             declare(r, f"{identifier(node.name)}_r{j}")
-            if node.kind == "spatial_sw":
-                w.switch_out[id(r)] = k
-            elif node.kind == "del_tag":
-                w.lane_out.add(id(r))
     used_cfg: list[tuple[int, int]] = []
-    for k, (node, comp) in enumerate(comps):
-        w.instances.append(_instance(w, k, node, comp, names, widths, layout, used_cfg))
+    for node, comp in comps:
+        w.instances.append(_instance(w, graph, node, comp, names, widths, layout, used_cfg))
     for i, v in enumerate(graph.results):
         width = wire_width(v.type)
         ports_out.append((f"out{i}", width))
@@ -196,7 +189,7 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
                 unused=w.unused), list(w.modules.values())
 
 
-def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int, str],
+def _instance(w: _Wiring, graph: AdgView, node, comp: Component, names: dict[int, str],
               widths: dict[int, int], layout: FabricLayout,
               used_cfg: list[tuple[int, int]]) -> TopInstance:
     inst = identifier(node.name)
@@ -205,10 +198,8 @@ def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int,
     inputs = []
     for k, v in enumerate(data_inputs):
         src, buffer = names[id(v)], None
-        if node.kind == "spatial_sw" and w.switch_out.get(id(v), -1) >= position:
-            buffer = _hop_buffer(w, f"{inst}_hop{k}", src, widths[id(v)])
-        elif id(v) in w.lane_out:
-            buffer = _hop_buffer(w, f"{inst}_lane{k}", src, widths[id(v)])
+        if (kind := graph.link_buffer(node, v)) is not None:
+            buffer = _hop_buffer(w, f"{inst}_{kind}{k}", src, widths[id(v)])
         if buffer is not None:
             src = buffer.name
         data = w.adapt(Ref(f"{src}_data"), widths[id(v)], comp.w_in)
@@ -226,21 +217,22 @@ def _instance(w: _Wiring, position: int, node, comp: Component, names: dict[int,
 
 
 def _hop_buffer(w: _Wiring, name: str, src: str, width: int) -> HopBuffer:
-    """A two-slot buffer (registered valid and ready, our fifo unit) on a
-    switch-to-switch link that goes backward in body order (from a switch to
-    itself or to an earlier one). Switches are combinational; every ring of
-    switches has a backward link, so it gets a register on both paths there,
-    while a route that only goes forward crosses its switches in the cycle
-    it leaves its PE (a register on every link cost one cycle per hop).
+    """A two-slot buffer (registered valid and ready, our fifo unit) where
+    AdgView.link_buffer puts one. On a backward switch-to-switch link:
+    switches are combinational; every ring of switches has a backward link,
+    so it gets a register on both paths there, while a route that only goes
+    forward crosses its switches in the cycle it leaves its PE (a register
+    on every link cost one cycle per hop).
 
-    A del_tag's output (one lane of a memory's tagged result family, after
-    the tag split) gets one too: the lanes share the memory's port, whose
+    After a del_tag (one lane of a memory's tagged result family, after
+    the tag split): the lanes share the memory's port, whose
     head waits until its own lane takes it; a consumer that needs a token of
     another lane first (a join of two load lanes' done tokens) would hold
     that token behind its own, a head-of-line deadlock the direct flow's
     separate ports never have. The buffer takes the head off the shared port
     while its lane's consumer waits."""
-    module, text = render_unit("fifo", slots=2, w=width, origin="switch-to-switch link buffer")
+    module, text = render_unit("fifo", slots=LINK_BUFFER_SLOTS, w=width,
+                               origin="switch-to-switch link buffer")
     w.modules.setdefault(module, Module(module, text))
     return HopBuffer(module, name, src, width)
 

@@ -1,0 +1,280 @@
+"""The throughput model of a mapping: each loop's recurrence bound on the
+fabric, its critical recurrence with the routes it takes, and a lower bound
+on a run's kernel cycles.
+
+A mapped kernel runs the DFG's own units (a function unit's body is built
+from the direct flow's unit templates, so loom.rtl.timing's arcs hold for
+it) with the fabric's own registers between them (loom.fabric.rtl.latency):
+each DFG edge's route adds the buffers it passes (the producer's PE output
+buffer, the link buffers AdgView.link_buffer places, fabric.fifo nodes not
+bypassed), and a memory adds its result queue and store latch to its own
+arcs. Switches and tag ops are combinational. The loops and their bounds
+are then those of loom.rtl.timing on the same channel graph as the direct
+RTL (maximum cycle ratio per strongly connected component, loop entries
+cut), so a loop's fabric II and its direct II compare one to one.
+
+A loop is named by its condition, `<loop>_raw_will_continue` (the
+lowering's names: for0, while1, ...). Its bound holds for any run: within
+an activation of N iterations, each recurrence of L cycles and m tokens
+lets the condition's tokens come no faster than m every L cycles, so the
+activation takes at least (N - m + 1) * L / m cycles; activations of one
+loop follow one another.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from xdsl.ir import Operation
+
+from loom.diagnostics import LoomError
+from loom.dialects import fabric_syntax as fs
+from loom.dialects import handshake as hs
+from loom.fabric.adg_view import AdgView
+from loom.fabric.rtl import latency
+from loom.golden.loop_report import RAW_SUFFIX
+from loom.mapper.adg_graph import AdgGraph
+from loom.mapper.mapping import Mapping
+from loom.rtl.netlist import Channel, Netlist, unit_netlist
+from loom.rtl.timing import ChannelGraph, LoopBound, channel_graph, decided_bound
+
+Bound = Fraction | float
+AFTER_SUFFIX = "_after_cond"
+"""A loop's gated condition (seed 002: `<loop>_after_cond`)."""
+
+
+@dataclass(frozen=True)
+class RouteTiming:
+    """The fabric registers one DFG edge's route passes."""
+
+    channel: str
+    """The DFG channel (loom.dfg_names), as the traces name it."""
+    latency: int
+    nodes: tuple[str, ...]
+    """The hardware it crosses: producer, routing nodes, consumer."""
+    registers: tuple[str, ...]
+    """Where its cycles are spent: `<node> out`, `<node> link`, `<fifo>`."""
+
+    def text(self) -> str:
+        regs = ", ".join(self.registers) or "none"
+        return (f"{self.channel}: {self.nodes[0]} -> {self.nodes[-1]}, {len(self.nodes) - 2} "
+                f"routing node(s), {self.latency} cycle(s) ({regs})")
+
+
+@dataclass(frozen=True)
+class LoopThroughput:
+    loop: str
+    ii: Bound
+    """The loop's recurrence bound on the fabric: its expected II."""
+    direct_ii: Bound
+    """The same loop's bound in the kernel's direct RTL."""
+    latency: int
+    tokens: int
+    """The critical recurrence: cycles around it and the tokens it holds."""
+    cycle: tuple[str, ...]
+    """The critical recurrence's channels."""
+    routes: tuple[RouteTiming, ...]
+    """The routes of its channels that have any (in the cycle's order)."""
+
+
+    def line(self) -> str:
+        """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
+        return (f"loop {self.loop}: expected II {_fmt(self.ii)} (direct RTL {_fmt(self.direct_ii)}),"
+                f" critical recurrence {self.latency} cycle(s) / {self.tokens} token(s): "
+                + " > ".join(self.cycle))
+
+    def row(self) -> dict:
+        """map.json's entry."""
+        return {"loop": self.loop, "expected_ii": _num(self.ii),
+                "direct_ii": _num(self.direct_ii), "latency": self.latency,
+                "tokens": self.tokens, "cycle": list(self.cycle),
+                "routes": [{"channel": r.channel, "latency": r.latency, "nodes": list(r.nodes),
+                            "registers": list(r.registers)} for r in self.routes]}
+
+
+def _fmt(v: Bound) -> str:
+    return "inf" if v == math.inf else f"{float(v):g}"
+
+
+def _num(v: Bound) -> float | None:
+    """A bound in JSON: a number, null for a loop without tokens (never runs)."""
+    return None if v == math.inf else round(float(v), 4)
+
+
+@dataclass(frozen=True)
+class Throughput:
+    loops: tuple[LoopThroughput, ...]
+    """Per loop, in the order of its condition in the DFG."""
+    unavailable: str | None = None
+    """Why there is no model (an op without a timing model, a memory
+    without a static shape): the map is written all the same."""
+
+    @property
+    def expected_ii(self) -> Bound:
+        """The largest loop bound (0 without loops)."""
+        return max((lp.ii for lp in self.loops), default=Fraction(0))
+
+    def lines(self) -> list[str]:
+        """What `loom map` prints and map.txt holds: a loop a line, then the
+        routes of each critical recurrence that hold registers."""
+        if self.unavailable is not None:
+            return [f"no throughput model: {self.unavailable}"]
+        out = []
+        for lp in self.loops:
+            out.append(lp.line())
+            out += [f"  route {r.text()}" for r in lp.routes]
+        return out or ["no loops"]
+
+    def summary(self) -> dict:
+        """map.json's `throughput` section."""
+        if self.unavailable is not None:
+            return {"available": False, "reason": self.unavailable}
+        return {"available": True, "expected_ii": _num(self.expected_ii),
+                "loops": [lp.row() for lp in self.loops]}
+
+    def min_cycles(self, activations: dict[str, list[int]]) -> int:
+        """A lower bound on a run's kernel cycles: per loop, its activations'
+        iteration counts (`loop -> [N, ...]`) at its bound (module docstring);
+        the largest over the loops."""
+        best = 0
+        for lp in self.loops:
+            if lp.ii == math.inf or not lp.tokens:
+                continue
+            m, per = lp.tokens, Fraction(lp.latency, lp.tokens)
+            total = sum(max(0, n - m + 1) * per for n in activations.get(lp.loop, []))
+            best = max(best, math.floor(total))
+        return best
+
+    def predicted_cycles(self, activations: dict[str, list[int]]) -> int:
+        """The kernel's cycles if every loop ran at its bound: the largest
+        over the loops of (iterations x II)."""
+        return max((math.ceil(sum(activations.get(lp.loop, [])) * Fraction(lp.ii))
+                    for lp in self.loops if lp.ii != math.inf), default=0)
+
+
+def throughput(m: Mapping, view: AdgView) -> Throughput:
+    """The throughput model of a routed mapping (module docstring)."""
+    func = _func(m)
+    if func is None:
+        return Throughput((), "the DFG has no ops")
+    try:
+        net = unit_netlist(func, "<dfg>")
+    except (LoomError, KeyError) as err:   # the units' own refusal, or no timing for one
+        return Throughput((), str(err).splitlines()[0])
+    direct = channel_graph(net)
+    routes = _routes(m, view, net)
+    fabric = _fabric_graph(direct, routes)
+    loops = []
+    for ch in net.channels:
+        if not ch.name.endswith(RAW_SUFFIX) or ch.copy_of is not None:
+            continue
+        loop = ch.name.removesuffix(RAW_SUFFIX)
+        bound = _loop_bound(net, loop, fabric)
+        if bound is not None:
+            loops.append(_loop(loop, bound, _loop_bound(net, loop, direct), fabric, routes))
+    return Throughput(tuple(loops))
+
+
+def _loop_bound(net: Netlist, loop: str, g: ChannelGraph) -> LoopBound | None:
+    """The largest bound over the recurrences the loop's two conditions
+    decide: raw_will_continue (the carries' conditions) and after_cond (the
+    gates' outputs: the memory-control carries of seed 002's lowering)."""
+    found = [b for d in (RAW_SUFFIX, AFTER_SUFFIX)
+             if (b := decided_bound(net, loop + d, g)) is not None]
+    return max(found, key=lambda b: b.value, default=None)
+
+
+def _func(m: Mapping) -> hs.FuncOp | None:
+    op = next((n.op for n in m.sw.nodes if n.op is not None), None)
+    parent = op.parent_op() if op is not None else None
+    return parent if isinstance(parent, hs.FuncOp) else None
+
+
+def _loop(name: str, bound: LoopBound, plain: LoopBound | None, g: ChannelGraph,
+          routes: dict[int, RouteTiming]) -> LoopThroughput:
+    by_name = {c.name: c.index for c in g.net.channels if c.copy_of is None}
+    crossed = tuple(routes[by_name[c]] for c in bound.cycle
+                    if c in by_name and by_name[c] in routes and routes[by_name[c]].latency)
+    return LoopThroughput(name, bound.value, plain.value if plain else Fraction(0),
+                          bound.latency, bound.tokens, tuple(bound.cycle), crossed)
+
+
+# ---------------------------------------------------------------- the fabric's graph
+
+def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> ChannelGraph:
+    """The direct RTL's channel graph with the fabric's registers: a route's
+    on the arcs leaving the channel it ends on, a memory's on its own arcs."""
+    g = ChannelGraph(direct.net, [], dict(direct.self_ii))
+    for e in direct.edges:
+        extra = routes[e.src].latency if e.src in routes else 0
+        if e.inst.spec.family in ("memory", "extmemory") and e.arc.flow:
+            extra += latency.MEMORY_RESULT_LATENCY
+            if e.arc.src[0].startswith("st_"):
+                extra += latency.STORE_LATCH_LATENCY
+        g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra))
+                       if extra else e)
+    return g
+
+
+def _routes(m: Mapping, view: AdgView, net: Netlist) -> dict[int, RouteTiming]:
+    """Channel index -> the route of the DFG edge it ends on (channels into a
+    fork carry none: the fork is routing, its outputs' edges are the routes)."""
+    node_of: dict[Operation, int] = {n.op: n.id for n in m.sw.nodes if n.op is not None}
+    edge_of = {(e.dst, e.dst_index): e for e in m.sw.edges}
+    out_node = {n.index: n.id for n in m.sw.nodes if n.kind == "output"}
+    out: dict[int, RouteTiming] = {}
+    for ch in net.channels:
+        key = _edge_key(ch, node_of, out_node, net)
+        if key is None or key not in edge_of:
+            continue
+        path = m.paths[edge_of[key].id]
+        if path is None or len(path) < 2 or path[0] == path[-1]:
+            continue
+        out[ch.index] = _route(ch.name, path, m.adg, view)
+    return out
+
+
+def _edge_key(ch: Channel, node_of: dict[Operation, int], out_node: dict[int, int],
+              net: Netlist) -> tuple[int, int] | None:
+    if ch.top_output is not None:
+        k = next((i for i, p in enumerate(net.outputs) if p.channel is ch), None)
+        return (out_node[k], 0) if k in out_node else None
+    if ch.sink is None or ch.value is None:
+        return None
+    op = ch.sink[0].op
+    if op is None or op not in node_of:
+        return None   # a fork: routing
+    return node_of[op], list(op.operands).index(ch.value)
+
+
+def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView) -> RouteTiming:
+    """The registers on `path` ([src out, in, out, ..., dst in])."""
+    ports, nodes = adg.ports, adg.nodes
+    src = nodes[ports[path[0]].node]
+    names = [src.pe or src.name]
+    regs: list[str] = []
+    total = 0
+    if src.pe:
+        total += latency.buffer_latency(latency.OUTPUT_BUFFER_SLOTS)
+        regs.append(f"{src.pe} out")
+    edges = {(e.src, e.dst): e for e in adg.edges}
+    for k in range(1, len(path), 2):
+        p_in = ports[path[k]]
+        hw = nodes[p_in.node]
+        names.append(hw.pe or hw.name)
+        vnode = view.node(hw.pe or hw.name) if (hw.pe or hw.kind not in (
+            "module_in", "module_out")) else None
+        if vnode is not None:
+            index = edges[(path[k - 1], path[k])].pe_input_index if hw.pe else p_in.index
+            if view.link_buffer(vnode, vnode.inputs[index]) is not None:
+                total += latency.buffer_latency(latency.LINK_BUFFER_SLOTS)
+                regs.append(f"{vnode.name} link")
+            if vnode.kind == "fifo" and "bypassed" not in vnode.op.attributes:
+                total += latency.buffer_latency(fs.int_param(vnode.definition, "depth", 1) or 1)
+                regs.append(vnode.name)
+    return RouteTiming(channel, total, tuple(names), tuple(regs))
+
+
+__all__ = ["LoopThroughput", "RouteTiming", "Throughput", "throughput"]
