@@ -1,9 +1,10 @@
-"""Kernels on a fabric preset beside their direct RTL, both under the ideal profile.
+"""Kernels on a fabric preset beside their direct RTL, both under the ideal profile,
+and the fabric run beside what the mapping's throughput model predicts.
 
-For each kernel (default: the regression's make-test kernels on its preset,
-tests/sim/test_fabric_regression.py; or names given on the command line) two
-runs under loom.sim.profiles.IDEAL (inputs never idle, outputs always ready,
-memory ready every cycle with latency exactly 1), each checked like any run:
+For each kernel (default: KERNELS, each on its preset; or `KERNEL[@PRESET]`
+names on the command line, PRESET by default) two runs under
+loom.sim.profiles.IDEAL (inputs never idle, outputs always ready, memory
+ready every cycle with latency exactly 1), each checked like any run:
 
   `loom sim K --adg A --ideal`  compiled for the preset, mapped, config.bin
                                 streamed into the fabric's config port, results
@@ -17,15 +18,23 @@ Columns:
 
   adg        the preset (one Verilator build under gen/fabric_build/<adg>,
              shared by every kernel on it)
-  words      config words of the kernel's configuration (config.bin)
-  fabric     cycles of the fabric run: reset to the last output token, the
-             config stream included (the harness streams config.bin after
-             reset, then starts the kernel)
-  direct     cycles of the direct RTL's run (reset to the last token)
-  ratio      fabric / direct
+  map        seconds to compile and map the kernel (loom.mapper.kernel_map)
+  config     cycles of the config stream (reset to its last word: config.bin's
+             words back to back)
+  kernel     the fabric's kernel cycles: from the cycle after the last config
+             word to the last output token, memory request or PE input transfer
+  direct     cycles of the direct RTL's run (reset to the last token; its
+             reset and start take a cycle or two, no configuration)
+  ratio      kernel / direct
+  II         the mapping's expected II (loom.mapper.throughput: the largest
+             loop bound on the fabric), and `d.II` the same loops' bound in
+             the direct RTL
+  bound      the model's lower bound on the kernel cycles (every loop's
+             activations at its bound); a run below it is a model error
+  pred       the model's prediction: the largest over the loops of
+             iterations x II; `err` = (kernel - pred) / kernel
   f.build    seconds of the fabric's Verilator build (0: cached; the first
              kernel on a preset pays it), f.sim the fabric run's simulation
-  d.build    the direct RTL's build (cached by RTL text), d.sim its simulation
 
 Area of the preset, with `--area` only: bench/fabric_area.py's total
 (its hierarchical Yosys runs, cached under gen/bench/fabric_area/: the
@@ -35,12 +44,13 @@ time (minutes of Yosys for an 8x8 preset).
 Each kernel's runs take `--lock FILE` (flock) one at a time, when given.
 Progress goes to stderr.
 
-    tools/run python bench/fabric_kernels.py [KERNEL ...] [--adg PRESET] [--lock /work/helpers/cpu.lock] [--area]
+    tools/run python bench/fabric_kernels.py [KERNEL[@PRESET] ...] [--adg PRESET] [--lock FILE] [--area]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -51,7 +61,7 @@ from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
 from loom.fabric.rtl.top import fabric_rtl
 from loom.inputs import KernelSource, prepare
-from loom.mapper.kernel_map import MapRequest
+from loom.mapper.kernel_map import MapRequest, map_kernel
 from loom.sim import fabric_flow, profiles
 from loom.sim.flow import run_seed, setup
 from loom.sim.runner import file_lock
@@ -59,9 +69,16 @@ from loom.sim.runner import file_lock
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "gen" / "bench" / "fabric_kernels"
 PRESET = "chess-8x8-ext2"
-KERNELS = ["sum_n", "crc32", "fletcher16", "dot", "fir", "while_sum"]
-"""A spread of the regression's make-test kernels on PRESET (reductions
-over one memref, a checksum over bytes, two-memref streams)."""
+KERNELS = ["sum_n", "crc32", "crc16", "fletcher16", "countdown_replay", "self_assign",
+           "while_search", "zero_trip", "dot", "axpy", "countdown", "digits", "fir", "collatz",
+           "while_sum", "factmod", "gcd_sub", "matmul@chess-8x8-ext6x6s3",
+           "prefix_sum@chess-4x4-ext2x3-ring-b2", "gemm@chess-16x16-t2-ext8x9s3",
+           "stencil_3x3@chess-16x16-t2-ext8x9s3"]
+"""The fabric regression's make-test kernels (reductions over one memref,
+checksums over bytes, two-memref streams, while loops), while loops and
+divisions in a recurrence (factmod, gcd_sub), matmul, a tagged two-load
+kernel, and gemm and the 3x3 stencil on the regression's 16x16 preset (its
+build takes about 20 minutes the first time)."""
 
 
 @dataclass
@@ -74,16 +91,28 @@ class Run:
 
 
 @dataclass
+class FabricRun:
+    run: Run
+    words: int
+    map_seconds: float
+    config_cycles: int
+    kernel_cycles: int
+    expected_ii: float | None
+    direct_ii: float | None
+    bound: int
+    predicted: int
+
+
+@dataclass
 class Row:
     kernel: str
     adg: str
-    words: int
-    fabric: Run
+    fabric: FabricRun
     direct: Run
 
     @property
     def ok(self) -> bool:
-        return self.fabric.ok and self.direct.ok
+        return self.fabric.run.ok and self.direct.ok
 
 
 def _log(msg: str) -> None:
@@ -92,12 +121,21 @@ def _log(msg: str) -> None:
 
 
 
-def fabric_run(kernel: str, adg: str) -> tuple[int, Run]:
-    """Config words and the ideal run on the fabric (as fabric_sim_main drives it)."""
-    s = fabric_flow.setup(MapRequest(KernelSource(kernel, out_dir=WORK / kernel / "fabric"), adg))
-    r = fabric_flow.run(s, profiles.IDEAL)
-    return len(s.words), Run(r.passed, r.report["cycles"], s.build_seconds,
-                             r.report["seconds"]["simulate"], r.problems)
+def fabric_run(kernel: str, adg: str) -> FabricRun:
+    """The ideal run on the fabric (as fabric_sim_main drives it) and the model's figures."""
+    t = time.perf_counter()
+    mapped = map_kernel(MapRequest(KernelSource(kernel, out_dir=WORK / kernel / "fabric"), adg),
+                        need_bundle=True)
+    map_seconds = time.perf_counter() - t
+    s = fabric_flow.setup_mapped(mapped)
+    r = fabric_flow.run(s, profiles.IDEAL).report
+    model = mapped.written.throughput
+    direct_ii = max((lp.direct_ii for lp in model.loops), default=0)
+    return FabricRun(Run(r["status"] == "pass", r["cycles"], s.build_seconds,
+                         r["seconds"]["simulate"], r["problems"]),
+                     len(s.words), map_seconds, r["config_cycles"] or 0, r["kernel_cycles"] or 0,
+                     r["throughput"]["expected_ii"], float(direct_ii),
+                     r["throughput"]["bound_cycles"], r["throughput"]["predicted_cycles"])
 
 
 def direct_run(kernel: str) -> Run:
@@ -108,17 +146,19 @@ def direct_run(kernel: str) -> Run:
                r.report["seconds"]["simulate"], r.problems)
 
 
-def bench(kernel: str, adg: str, lock: Path | None) -> Row:
+def bench(spec: str, default_adg: str, lock: Path | None) -> Row:
+    kernel, _, adg = spec.partition("@")
+    adg = adg or default_adg
     t = time.perf_counter()
     with file_lock(lock):
         _log(f"fabric_kernels: {kernel} on {adg}: compile, map, fabric build, ideal run")
-        words, fabric = fabric_run(kernel, adg)
+        fabric = fabric_run(kernel, adg)
     with file_lock(lock):
         _log(f"fabric_kernels: {kernel}: direct RTL, ideal run")
         direct = direct_run(kernel)
-    _log(f"fabric_kernels: {kernel}: {fabric.cycles} / {direct.cycles} cycles, "
+    _log(f"fabric_kernels: {kernel}: {fabric.kernel_cycles} / {direct.cycles} cycles, "
          f"{time.perf_counter() - t:.0f} s")
-    return Row(kernel, adg, words, fabric, direct)
+    return Row(kernel, adg, fabric, direct)
 
 
 def preset_area(adg: str, lock: Path | None) -> str:
@@ -127,28 +167,44 @@ def preset_area(adg: str, lock: Path | None) -> str:
     return f"{total.cells} cells, {total.ffs} FFs (bench/fabric_area.py's total)"
 
 
+def _ii(v: float | None) -> str:
+    return "-" if v is None else f"{v:g}"
+
+
 def print_table(rows: list[Row], areas: dict[str, str]) -> None:
-    print(f"{'kernel':12} {'ok':3} {'adg':16} {'words':>5} {'fabric':>7} {'direct':>7} "
-          f"{'ratio':>6} {'f.build':>7} {'f.sim':>6} {'d.build':>7} {'d.sim':>6}")
-    print("-" * 92)
+    head = (f"{'kernel':16} {'ok':3} {'adg':24} {'map':>5} {'config':>6} {'kernel':>7} "
+            f"{'direct':>6} {'ratio':>6} {'II':>5} {'d.II':>5} {'bound':>7} {'pred':>7} "
+            f"{'err':>6} {'f.build':>7} {'f.sim':>6}")
+    print(head)
+    print("-" * len(head))
+    ratios = []
     for r in rows:
-        ratio = r.fabric.cycles / r.direct.cycles if r.direct.cycles else 0.0
-        print(f"{r.kernel:12} {'yes' if r.ok else 'NO':3} {r.adg:16} {r.words:>5} "
-              f"{r.fabric.cycles:>7} {r.direct.cycles:>7} {ratio:>6.2f} "
-              f"{r.fabric.build:>7.1f} {r.fabric.simulate:>6.1f} "
-              f"{r.direct.build:>7.1f} {r.direct.simulate:>6.1f}")
-    print("-" * 92)
+        f = r.fabric
+        ratio = f.kernel_cycles / r.direct.cycles if r.direct.cycles else 0.0
+        err = (f.kernel_cycles - f.predicted) / f.kernel_cycles if f.kernel_cycles else 0.0
+        if r.ok and ratio:
+            ratios.append(ratio)
+        print(f"{r.kernel:16} {'yes' if r.ok else 'NO':3} {r.adg:24} {f.map_seconds:>5.1f} "
+              f"{f.config_cycles:>6} {f.kernel_cycles:>7} {r.direct.cycles:>6} {ratio:>6.2f} "
+              f"{_ii(f.expected_ii):>5} {_ii(f.direct_ii):>5} {f.bound:>7} {f.predicted:>7} "
+              f"{err:>6.1%} {f.run.build:>7.1f} {f.run.simulate:>6.1f}")
+    print("-" * len(head))
+    if ratios:
+        print(f"kernel / direct: geometric mean {math.prod(ratios) ** (1 / len(ratios)):.2f}, "
+              f"largest {max(ratios):.2f}, over {len(ratios)} passing kernel(s)")
     for adg, area in areas.items():
         print(f"area of {adg}: {area}")
     for r in rows:
-        for p in [*r.fabric.problems[:3], *r.direct.problems[:3]]:
+        for p in [*r.fabric.run.problems[:3], *r.direct.problems[:3]]:
             print(f"{r.kernel}: {p}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kernels", nargs="*", help=f"kernel names (default: {' '.join(KERNELS)})")
-    ap.add_argument("--adg", default=PRESET, help=f"the fabric preset (default {PRESET})")
+    ap.add_argument("kernels", nargs="*", metavar="KERNEL[@PRESET]",
+                    help=f"kernel names, each on PRESET or --adg (default: {' '.join(KERNELS)})")
+    ap.add_argument("--adg", default=PRESET,
+                    help=f"the preset of a kernel named without one (default {PRESET})")
     ap.add_argument("--lock", type=Path, help="flock this file around each kernel's runs")
     ap.add_argument("--area", action="store_true",
                     help="the preset's area from bench/fabric_area.py (Yosys, cached)")

@@ -125,6 +125,11 @@ def _runs_under_two_seeds(kernel: str, adg: str, out: Path) -> None:
         result = fabric_flow.run(s, profiles.for_seed(seed))
         assert result.passed, f"{kernel} on {adg} seed {seed}: {result.problems}"
         assert result.report["sim_status"] == "finished"
+        # the throughput model's bound (loom.mapper.throughput) holds against the RTL
+        kernel_cycles = result.report["kernel_cycles"]
+        bound = result.report["throughput"]["bound_cycles"]
+        assert kernel_cycles is not None and kernel_cycles >= bound, \
+            f"{kernel} on {adg} seed {seed}: {kernel_cycles} kernel cycles beat the bound {bound}"
 
 
 @pytest.mark.rtl

@@ -42,6 +42,26 @@ def loop_streams(graph: Graph) -> list[LoopStreams]:
     return out
 
 
+def activations(graph: Graph) -> dict[str, list[int]]:
+    """Loop -> the iterations N of each of its activations, in order (the
+    trues before each false of its raw stream; a traced run's graph)."""
+    out: dict[str, list[int]] = {}
+    for name, ch in graph.channels.items():
+        if not name.endswith(RAW_SUFFIX):
+            continue
+        if ch.summary.count:
+            raise ValueError(f"activations needs a traced golden run ('{name}' is folded)")
+        counts, n = [], 0
+        for v in ch.trace:
+            if v:
+                n += 1
+            else:
+                counts.append(n)
+                n = 0
+        out[name[: -len(RAW_SUFFIX)]] = counts
+    return out
+
+
 def innermost_loop(graph: Graph) -> LoopStreams | None:
     """The loop whose body ran most often: in every nest, its innermost loop."""
     return max((lp for lp in loop_streams(graph) if lp.body), key=lambda lp: lp.body,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
 
@@ -36,11 +37,17 @@ from loom.fabric.adg_view import AdgView
 from loom.fabric.rtl import latency
 from loom.golden.loop_report import RAW_SUFFIX
 from loom.mapper.adg_graph import AdgGraph
-from loom.mapper.mapping import Mapping
+from loom.mapper.dfg_graph import DfgGraph
 from loom.rtl.netlist import Channel, Netlist, unit_netlist
-from loom.rtl.timing import ChannelGraph, LoopBound, channel_graph, decided_bound
+from loom.rtl.timing import ChannelGraph, LoopBound, channel_graph, decided_bound, loop_bounds
+
+if TYPE_CHECKING:
+    from loom.mapper.mapping import Mapping
 
 Bound = Fraction | float
+RECURRENCE_WEIGHT = 3.0
+"""What a register on a one-token recurrence costs placement, in route
+hops beyond the edge's own: every register there is a cycle per iteration."""
 AFTER_SUFFIX = "_after_cond"
 """A loop's gated condition (seed 002: `<loop>_after_cond`)."""
 
@@ -219,21 +226,50 @@ def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> Chann
 
 
 def _routes(m: Mapping, view: AdgView, net: Netlist) -> dict[int, RouteTiming]:
-    """Channel index -> the route of the DFG edge it ends on (channels into a
-    fork carry none: the fork is routing, its outputs' edges are the routes)."""
-    node_of: dict[Operation, int] = {n.op: n.id for n in m.sw.nodes if n.op is not None}
-    edge_of = {(e.dst, e.dst_index): e for e in m.sw.edges}
-    out_node = {n.index: n.id for n in m.sw.nodes if n.kind == "output"}
+    """Channel index -> the route of the DFG edge it ends on."""
     out: dict[int, RouteTiming] = {}
-    for ch in net.channels:
-        key = _edge_key(ch, node_of, out_node, net)
-        if key is None or key not in edge_of:
-            continue
-        path = m.paths[edge_of[key].id]
+    for index, edge in channel_edges(net, m.sw).items():
+        path = m.paths[edge]
         if path is None or len(path) < 2 or path[0] == path[-1]:
             continue
-        out[ch.index] = _route(ch.name, path, m.adg, view)
+        out[index] = _route(net.channels[index].name, path, m.adg, view)
     return out
+
+
+def channel_edges(net: Netlist, sw: DfgGraph) -> dict[int, int]:
+    """Channel index -> the DFG edge (mapper numbering) that ends on it.
+    Channels into a fork have none: the fork is routing, its outputs' edges
+    are the routes."""
+    node_of: dict[Operation, int] = {n.op: n.id for n in sw.nodes if n.op is not None}
+    edge_of = {(e.dst, e.dst_index): e.id for e in sw.edges}
+    out_node = {n.index: n.id for n in sw.nodes if n.kind == "output"}
+    out: dict[int, int] = {}
+    for ch in net.channels:
+        key = _edge_key(ch, node_of, out_node, net)
+        if key is not None and key in edge_of:
+            out[ch.index] = edge_of[key]
+    return out
+
+
+def recurrence_weights(func: hs.FuncOp, sw: DfgGraph) -> list[float]:
+    """Per DFG edge, how much placement weighs its route estimate: 1, and
+    1 + RECURRENCE_WEIGHT / t on a loop recurrence whose critical cycle holds
+    t tokens (each register on it lengthens that loop's II by 1 / t). All 1
+    when the DFG has no timing model."""
+    weights = [1.0] * len(sw.edges)
+    try:
+        net = unit_netlist(func, "<dfg>")
+    except (LoomError, KeyError):
+        return weights
+    edges = channel_edges(net, sw)
+    for bound in loop_bounds(net, channel_graph(net)):
+        if not bound.tokens:
+            continue
+        for ch in bound.channels:
+            if ch in edges:
+                e = edges[ch]
+                weights[e] = max(weights[e], 1.0 + RECURRENCE_WEIGHT / bound.tokens)
+    return weights
 
 
 def _edge_key(ch: Channel, node_of: dict[Operation, int], out_node: dict[int, int],

@@ -97,7 +97,9 @@ def fabric_sim_main(args: argparse.Namespace) -> int:
     report_path = _write_report(report, s.out_dir / f"{s.mapped.stem}.sim.json",
                                 setup=t_setup, total=wall)
     verdict = "PASS" if result.passed else "FAIL"
-    print(f"{verdict}: {s.name} on {target} {settings.name}: {report['cycles']} cycles, "
+    print(f"{verdict}: {s.name} on {target} {settings.name}: {report['cycles']} cycles "
+          f"({report['config_cycles']} config, {report['kernel_cycles']} kernel; the model's "
+          f"bound {report['throughput']['bound_cycles']}), "
           f"wall {wall:.1f} s (build {s.build_seconds:.1f} s, simulate "
           f"{report['seconds']['simulate']:.1f} s)")
     edges = report["edges"]

@@ -21,6 +21,7 @@ from loom.bundle import Bundle, Outcome, bits, compare, load_bundle
 from loom.diagnostics import ToolFailure
 from loom.fabric.rtl.command import write_fabric_rtl
 from loom.fabric.rtl.top import FabricRtl
+from loom.golden.loop_report import activations
 from loom.golden.run import GoldenRun, run_dfg
 from loom.mapper.kernel_map import MapRequest, MappedKernel, map_kernel
 from loom.mapper.config_files import read_config_bin
@@ -32,6 +33,7 @@ from loom.sim.fabric_harness import (
     binding,
     fabric_plusargs,
     fabric_taps,
+    read_config_end,
     read_outputs,
     render_fabric_tb,
 )
@@ -95,10 +97,14 @@ def fabric_build(rtl: FabricRtl, adg: str, build_root: Path = BUILD_ROOT) -> Sim
 
 def setup(req: MapRequest, build_root: Path = BUILD_ROOT) -> FabricSetup:
     """Compile and map (a kernel that does not fit raises the mapper's
-    diagnosis), run the golden model on the mapped DFG (recording every
-    channel: the edges are compared token by token), write the fabric RTL
-    beside the map and build the fabric's harness (cached per ADG)."""
-    mapped = map_kernel(req, need_bundle=True)
+    diagnosis), then `setup_mapped`."""
+    return setup_mapped(map_kernel(req, need_bundle=True), build_root)
+
+
+def setup_mapped(mapped: MappedKernel, build_root: Path = BUILD_ROOT) -> FabricSetup:
+    """Run the golden model on the mapped DFG (recording every channel: the
+    edges are compared token by token), write the fabric RTL beside the map
+    and build the fabric's harness (cached per ADG); `mapped` with its bundle."""
     inputs = mapped.inputs
     assert inputs.bundle is not None
     bundle = load_bundle(inputs.bundle)
@@ -162,10 +168,19 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
     # the last transfer seen at an output or a tapped edge: a run that deadlocks
     # before its first result still reports how far it got
     cycles = max([trace.last_cycle, *(c for got in outputs.values() for c, _ in got)])
+    config_end = read_config_end(run_dir / "outputs.txt")
+    model = s.mapped.written.throughput
+    loops = activations(s.golden.graph)
     report: dict[str, Any] = {
         "kernel": s.name, "adg": s.mapped.target.name, "status": "fail" if problems else "pass",
         "seed": settings.seed, "run": settings.name, "sim_status": result["status"],
         "cycles": cycles, "config_words": len(s.words),
+        # the config stream's cycles (reset to its last word) and the kernel's after it
+        "config_cycles": None if config_end is None else config_end + 1,
+        "kernel_cycles": None if config_end is None else cycles - config_end,
+        "throughput": {"expected_ii": model.summary().get("expected_ii"),
+                       "bound_cycles": model.min_cycles(loops),
+                       "predicted_cycles": model.predicted_cycles(loops)},
         "invocations": s.bundle.start_token_count, "golden_tokens": tokens,
         "edges": {"observed": len(s.edges.probes), "tokens": check.tokens,
                   "unobserved": s.edges.unobserved},

@@ -222,6 +222,19 @@ def read_outputs(path: Path) -> dict[str, list[tuple[int, int]]]:
     if not path.exists():
         return out
     for line in path.read_text().splitlines():
+        if line.startswith("#"):
+            continue
         port, cycle, value = line.split()
         out.setdefault(port, []).append((int(cycle), int(value, 16)))
     return out
+
+
+def read_config_end(path: Path) -> int | None:
+    """The cycle the last config word was taken (the kernel starts after it),
+    from the +loom_outputs file; None if the stream never ended."""
+    if not path.exists():
+        return None
+    for line in path.read_text().splitlines():
+        if line.startswith("# config "):
+            return int(line.split()[2])
+    return None
