@@ -96,3 +96,33 @@ def test_a_mesh_without_side_switches_between_corners_is_refused():
         preset("chess-1x1-ext1-ring")
     preset("chess-1x1-ring")   # no memory: nothing to place
     preset("chess-1x2-ext1-ring")   # the top and bottom sides have one each
+
+
+def _groups_by_switch(g: AdgGraph) -> dict[tuple[str, str, int], set[str]]:
+    """(memory, ld | st, lane) -> the switches its request and response families use."""
+    out: dict[tuple[str, str, int], set[str]] = {}
+    for (m, f, k), sw in _lane_switches(g).items():
+        out.setdefault((m, f[:2], k), set()).add(sw)
+    return out
+
+
+def test_a_side_preset_puts_each_lane_on_a_switch_of_its_own_with_one_free_beside():
+    # chess-8x8-ext2: extmem_0 left, extmem_1 right, a load and a store lane
+    # each: four groups, each on one non-corner switch of its memory's side
+    groups = _groups_by_switch(flatten(adg_view(preset("chess-8x8-ext2").build())))
+    assert len(groups) == 4
+    at = {key: _position(sws.pop()) for key, sws in groups.items() if len(sws) == 1}
+    assert len(at) == 4   # requests and responses of a lane on one switch
+    for (m, _, _), (r, c) in at.items():
+        assert c == (0 if m == "extmem_0" else 8) and 0 < r < 8
+    rows = sorted(r for (m, _, _), (r, _) in at.items() if m == "extmem_0")
+    assert rows[1] - rows[0] >= 2
+
+
+def test_a_side_of_more_lanes_than_that_spreads_its_families_along_the_side():
+    # chess-8x8-ext4: two memories a side, four lane groups on 7 inner
+    # switches: too close for a free switch between them, so each family
+    # is spread along the whole side, and some lane's families part
+    groups = _groups_by_switch(flatten(adg_view(preset("chess-8x8-ext4").build())))
+    assert len(groups) == 8
+    assert any(len(sws) > 1 for sws in groups.values())

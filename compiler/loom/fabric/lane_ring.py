@@ -1,19 +1,26 @@
-"""Memory lanes around all four sides of a mesh (a preset's `-ring`).
+"""Memory lanes on a mesh's boundary switches, in lane groups: on the
+memory's side (a chess preset's default), or around all four sides (its
+`-ring`).
 
-A chess preset normally puts each memory on the left or the right side, its
-families one after another (fabric/presets.py). A memory of many lanes then
-ends on one side's switches, every switch asked for more distinct lanes than
-it has fabric inputs: sha256_block's local array of 64 store lanes (192
-request and response lanes) did not route on 20x20 or 24x24.
+A chess preset puts each memory on the left or the right side. A memory of
+many lanes then ends on one side's switches, every switch asked for more
+distinct lanes than it has fabric inputs: sha256_block's local array of 64
+store lanes (192 request and response lanes) did not route on 20x20 or
+24x24; `-ring` spreads the lanes of all memories around the ring.
 
-Here each software lane of a memory is a *lane group*: a load lane k is its
+Each software lane of a memory is a *lane group*: a load lane k is its
 request ld_addr k and its responses ld_data k and ld_done k; a store lane k
 its requests st_addr k and st_data k and its response st_done k. The mapper
 binds software lane k to hardware lane k (mapper/placement.py), so a group's
 ports are where one load or store op sends and receives: they sit on one
-boundary switch. The groups of all memories are interleaved (each memory's
-groups evenly through the order) and spread evenly around the ring of
-boundary switches, corners left out (they have the fewest fabric links).
+boundary switch, so the done token a load or store waits for before its
+next access comes back where its request left (a loop's memory-control
+recurrence stays at the memory port; issue 30). The groups of the memories
+are interleaved (each memory's groups evenly through the order) and spread
+evenly over the side's (or the ring's) boundary switches, corners left out
+(they have the fewest fabric links). On a side, a group has a switch to
+itself and a free one beside it; a side with more groups than that keeps
+the presets' port-by-port spreading (fabric/presets.py).
 """
 
 from __future__ import annotations
@@ -96,18 +103,47 @@ def ring_layout(rows: int, cols: int, specs: Sequence[ExtMemorySpec], scalar_inp
     layout = RingLayout({}, {s: [] for s in slots}, scalar_inputs, scalar_outputs)
     for i, g in enumerate(groups):
         layout.slots[slots[i * len(slots) // len(groups)]].append(g)
+    _count_ports(layout, rows, cols)
+    return layout
+
+
+def side_layout(rows: int, specs: Sequence[ExtMemorySpec], scalar_inputs: list[int],
+                scalar_outputs: list[int], cols: int) -> RingLayout | None:
+    """Memories alternately on the left and right sides (memory 0 left), each
+    side's lane groups (its memories' groups interleaved) spread evenly over
+    that side's switches between the corners, with a free switch between
+    two groups; None when a side has more groups than that allows (the
+    preset then spreads the families' ports along the side instead: groups
+    on one switch or on neighbours ask those switches for more distinct
+    lanes than their fabric links bring: shifts, two memories a side on
+    chess-8x8-ext4, did not route within the default rounds).
+    `scalar_inputs` (`scalar_outputs`) as for ring_layout."""
+    layout = RingLayout({}, {}, scalar_inputs, scalar_outputs)
+    inner = list(range(1, rows))
+    for side, first in (("left", 0), ("right", 1)):
+        groups = interleave([lane_groups(m, specs[m]) for m in range(first, len(specs), 2)])
+        if 2 * len(groups) > len(inner):
+            return None
+        for i, g in enumerate(groups):
+            at = inner[(2 * i + 1) * len(inner) // (2 * len(groups))]
+            layout.slots[(side, at)] = [g]
+    _count_ports(layout, rows, cols)
+    return layout
+
+
+def _count_ports(layout: RingLayout, rows: int, cols: int) -> None:
+    """Each side's boundary port counts from its scalars and its slots' groups."""
     for side, n in _switches_along(rows, cols).items():
         ins, outs = [0] * n, [0] * n
         if side == "top":
-            ins = list(scalar_inputs)
+            ins = list(layout.scalar_inputs)
         if side == "bottom":
-            outs = list(scalar_outputs)
+            outs = list(layout.scalar_outputs)
         for i in range(n):
             for g in layout.slots.get((side, i), []):
                 ins[i] += len(g.responses)
                 outs[i] += len(g.requests)
         layout.sides[side] = SidePorts(inputs=ins, outputs=outs)
-    return layout
 
 
 def assign_ports(layout: RingLayout, ingress: dict[str, list[PortRef]],
@@ -135,4 +171,5 @@ def assign_ports(layout: RingLayout, ingress: dict[str, list[PortRef]],
     return scalars["top"], scalars["bottom"], requests, responses
 
 
-__all__ = ["LaneGroup", "RingLayout", "assign_ports", "interleave", "lane_groups", "ring_layout"]
+__all__ = ["LaneGroup", "RingLayout", "assign_ports", "interleave", "lane_groups", "ring_layout",
+           "side_layout"]

@@ -99,11 +99,13 @@ How the fabric was chosen:
   on three (one routing round).
 - Boundary: 8 scalar inputs spread over the top switches and 4 outputs
   over the bottom ones (LOOM's side spreading); memories (extmemories, then
-  on-chip ones) alternate left and right sides, their request and response
-  lanes spread on that side, dealt round-robin between the side's memories so that each memory's
-  lanes reach along the whole side. With `-ring`, each load or store lane
-  has its requests and responses on one switch, and the lanes of all
-  memories go round all four sides (fabric/lane_ring.py): a memory of many
+  on-chip ones) alternate left and right sides. Each load or store lane
+  has its requests and responses on one switch (its done token comes back
+  where its request left), the lanes of a side's memories interleaved and
+  spread along the side between its corners (fabric/lane_ring.py); a side
+  of more lanes than that keeps each family's ports spread along the whole
+  side, dealt round-robin between its memories. With `-ring`, the lanes of
+  all memories go round all four sides: a memory of many
   lanes no longer asks one side's switches for more distinct values than
   their fabric links bring.
 """
@@ -117,7 +119,7 @@ from dataclasses import dataclass, replace
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
 from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, bits
-from loom.fabric.lane_ring import assign_ports, ring_layout
+from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.rtl.units import divider_latency
@@ -448,7 +450,20 @@ Boundary = tuple[list[PortRef], list[PortRef], list[list[PortRef]], list[list[Po
 
 
 def _side_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) -> Boundary:
-    """The mesh with memories alternately on the left and right sides."""
+    """The mesh with memories alternately on the left and right sides, each
+    lane's requests and responses on one switch (lane_ring.side_layout) when
+    every side has a switch for each."""
+    layout = side_layout(p.rows, specs, spread(SCALAR_INPUTS, p.cols + 1),
+                         spread(SCALAR_OUTPUTS, p.cols + 1), p.cols)
+    if layout is None:
+        return _spread_boundary(b, p, specs)
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks)
+    return assign_ports(layout, mesh.ingress, mesh.egress, specs)
+
+
+def _spread_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) -> Boundary:
+    """The mesh with memories alternately on the left and right sides, each
+    family's ports spread along the side (a side of more lanes than switches)."""
     per_side = {"left": specs[0::2], "right": specs[1::2]}
     sides = {
         "top": SidePorts(inputs=spread(SCALAR_INPUTS, p.cols + 1)),

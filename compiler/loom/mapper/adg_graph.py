@@ -77,6 +77,9 @@ class AdgGraph:
     edges: list[AdgEdge] = field(default_factory=list)
     hops: dict[int, list[int]] = field(default_factory=dict)
     """Input port -> output ports reachable inside its routing node."""
+    registered: set[int] = field(default_factory=set)
+    """Input ports whose incoming link holds a buffer (AdgView.link_buffer):
+    a token crossing it takes a cycle."""
 
     def node_named(self, name: str) -> list[AdgNode]:
         return [n for n in self.nodes if n.name == name]
@@ -135,9 +138,12 @@ def flatten(view: AdgView) -> AdgGraph:
     for op in [*block.ops]:
         if op not in in_ports:
             continue
+        consumer = view.node_of(op)
         for j, v in enumerate(op.operands):
             if isinstance(v.type, MemRefType) or v not in out_ports:
                 continue  # memrefs are bound, not routed
+            if consumer is not None and view.link_buffer(consumer, v) is not None:
+                g.registered.update(in_ports[op][j])
             for src in out_ports[v]:
                 for dst in in_ports[op][j]:
                     g.edges.append(AdgEdge(

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.ir import Block
 
+from loom.dialects import handshake as hs
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
@@ -33,6 +34,7 @@ from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
 from loom.mapper.dfg_graph import DfgGraph, dfg_graph
+from loom.mapper.throughput import recurrence_weights
 from loom.progress import Tick, quiet
 
 REWEIGHT = 2.0
@@ -197,6 +199,9 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
     sw = dfg_graph(body)
     adg = flatten(view)
     problem = build_problem(sw, adg, view)
+    func = body.parent_op()
+    if isinstance(func, hs.FuncOp):
+        problem.weights = recurrence_weights(func, sw)
     rng = random.Random(seed)
     placement = construct(problem, rng)
     # a node without any host, or more ops than PEs, cannot be repaired by

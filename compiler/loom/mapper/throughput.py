@@ -295,21 +295,17 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView) -> Route
     if src.pe:
         total += latency.buffer_latency(latency.OUTPUT_BUFFER_SLOTS)
         regs.append(f"{src.pe} out")
-    edges = {(e.src, e.dst): e for e in adg.edges}
     for k in range(1, len(path), 2):
-        p_in = ports[path[k]]
-        hw = nodes[p_in.node]
+        hw = nodes[ports[path[k]].node]
         names.append(hw.pe or hw.name)
-        vnode = view.node(hw.pe or hw.name) if (hw.pe or hw.kind not in (
-            "module_in", "module_out")) else None
-        if vnode is not None:
-            index = edges[(path[k - 1], path[k])].pe_input_index if hw.pe else p_in.index
-            if view.link_buffer(vnode, vnode.inputs[index]) is not None:
-                total += latency.buffer_latency(latency.LINK_BUFFER_SLOTS)
-                regs.append(f"{vnode.name} link")
-            if vnode.kind == "fifo" and "bypassed" not in vnode.op.attributes:
-                total += latency.buffer_latency(fs.int_param(vnode.definition, "depth", 1) or 1)
-                regs.append(vnode.name)
+        if path[k] in adg.registered:
+            total += latency.buffer_latency(latency.LINK_BUFFER_SLOTS)
+            regs.append(f"{names[-1]} link")
+        if hw.kind == "fifo":
+            fifo = view.node(hw.name)
+            if "bypassed" not in fifo.op.attributes:
+                total += latency.buffer_latency(fs.int_param(fifo.definition, "depth", 1) or 1)
+                regs.append(hw.name)
     return RouteTiming(channel, total, tuple(names), tuple(regs))
 
 

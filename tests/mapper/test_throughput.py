@@ -1,0 +1,75 @@
+"""The throughput model of a mapping (loom.mapper.throughput). Its bound is
+checked against Verilator in tests/sim/test_fabric_regression.py (no run
+beats it); here: the link buffers it counts are the ones the fabric RTL
+instantiates, its bounds respect what every PE on a recurrence costs, and
+its lower bound on cycles follows the marked-graph argument on a hand case."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from loom.fabric.adg_view import adg_view
+from loom.fabric.presets import preset
+from loom.fabric.rtl.top import fabric_rtl
+from loom.mapper.adg_graph import AdgGraph, flatten
+from loom.mapper.mapping import map_dfg
+from loom.mapper.throughput import LoopThroughput, Throughput, throughput
+from loom.rtl.render import identifier
+from tests.mapper.test_precheck import kernel_func
+
+BUFFER = re.compile(r"^\s*logic (\w+)_(hop|lane)(\d+)_valid;$", re.M)
+
+
+def _model_links(g: AdgGraph) -> set[tuple[str, int]]:
+    """(instance, data input) of every input port the model counts a link buffer on."""
+    pe_input = {e.dst: e.pe_input_index for e in g.edges if e.pe_input_index >= 0}
+    out = set()
+    for p in g.registered:
+        port, node = g.ports[p], g.nodes[g.ports[p].node]
+        if node.pe:
+            out.add((identifier(node.pe), pe_input[p]))
+        else:   # the top numbers data inputs: memref ports left out
+            before = [q for q in node.inputs[:port.index] if not g.ports[q].is_memref]
+            out.add((identifier(node.name), len(before)))
+    return out
+
+
+@pytest.mark.parametrize("name", ["chess-8x8-ext2", "chess-2x2-ext2x2",
+                                  "chess-4x4-ext2x3-ring-b2"])
+def test_the_link_buffers_counted_are_those_the_rtl_instantiates(name):
+    view = adg_view(preset(name).build())
+    top = fabric_rtl(view, name).modules[-1].text
+    in_rtl = {(inst, int(k)) for inst, _, k in BUFFER.findall(top)}
+    assert in_rtl   # backward switch links at least
+    assert _model_links(flatten(view)) == in_rtl
+
+
+@pytest.mark.parametrize("kernel", ["sum_n", "dot", "fir"])
+def test_a_loop_on_the_fabric_pays_every_pe_on_its_recurrence(kernel, tmp_path):
+    view = adg_view(preset("chess-8x8-ext2").build())
+    func = kernel_func(kernel, tmp_path, view.max_join_fanin)
+    m = map_dfg(func.regions[0].block, view, seed=0)
+    assert m.ok
+    model = throughput(m, view)
+    assert model.loops and model.unavailable is None
+    for lp in model.loops:
+        # the fabric only adds registers to the direct RTL's units
+        assert lp.ii >= lp.direct_ii
+        # every PE output on the critical recurrence is a register
+        pes = {r.nodes[0] for r in lp.routes if r.nodes[0].startswith("pe_")}
+        assert lp.latency >= len(pes)
+        assert lp.ii == Fraction(lp.latency, lp.tokens)
+
+
+def test_the_cycle_bound_counts_each_activation_at_its_recurrence():
+    # a recurrence of 6 cycles and 2 tokens: N iterations take at least
+    # (N - 2 + 1) * 3 cycles (t(k + 2) >= t(k) + 6); activations add up
+    loop = LoopThroughput("for0", Fraction(3), Fraction(1), 6, 2, ("a", "b"), ())
+    model = Throughput((loop,))
+    assert model.min_cycles({"for0": [5, 0, 1]}) == 4 * 3
+    assert model.min_cycles({"for0": [5, 7]}) == 4 * 3 + 6 * 3
+    assert model.min_cycles({}) == 0
+    assert model.predicted_cycles({"for0": [5, 7]}) == 12 * 3
