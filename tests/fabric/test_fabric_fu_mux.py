@@ -12,7 +12,6 @@ under random validity and backpressure:
 - discard on the output mux: the unit consumes its operands and yields nothing.
 """
 
-import random
 
 import pytest
 

@@ -8,7 +8,6 @@ tagged load lanes and two tagged store lanes on the extmemory, compared per
 lane (tag); one untagged lane each on an on-chip memory of 16-bit elements
 whose contents carry over from episode to episode."""
 
-import random
 
 import pytest
 

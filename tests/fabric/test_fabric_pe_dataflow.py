@@ -5,7 +5,6 @@ invariant), a 3-input join under a configured mask (masked-out inputs take no
 part), and casts (extsi, extui, trunci), under random validity and
 backpressure. Stream operands are drawn so every activation ends."""
 
-import random
 
 import pytest
 

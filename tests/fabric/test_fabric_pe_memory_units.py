@@ -41,7 +41,6 @@ FUS = [FuModel("handshake.load", (INDEX_WIDTH, 32, 0), (32, INDEX_WIDTH)),
 
 
 def _case(rng, opcode: int, n: int) -> FabricCase:
-    fu = FUS[opcode]
     fields = {"enable": 1, "opcode": opcode}
     # a random permutation of the PE inputs onto the unit's three operands
     order = rng.sample(range(3), 3)

@@ -7,7 +7,7 @@ import pytest
 from xdsl.ir import Operation
 
 from loom.fabric import function_units as fu
-from loom.fabric.builder import MODULE_IN, MODULE_OUT, AdgBuilder, PortRef, bits
+from loom.fabric.builder import AdgBuilder, PortRef, bits
 from loom.ir import parse, verify_module
 from loom.fabric.adg_view import adg_view
 from loom.mapper.diagnosis import smallest_preset

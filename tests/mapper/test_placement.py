@@ -17,7 +17,6 @@ from loom.mapper.placement import build_problem, construct, total_cost
 from loom.mapper.dfg_graph import dfg_graph
 from loom.fabric.adg_view import adg_view
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
-from tests.mapper.test_adg_graph import _graph
 from tests.mapper.test_precheck import kernel_func
 
 ADD = """\

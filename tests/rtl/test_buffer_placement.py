@@ -167,7 +167,6 @@ def test_the_solver_places_the_liveness_slots_itself(compiled, tmp_path, monkeyp
     # (netlist.py's liveness argument), chosen by the solver: no slot is
     # added on top of its placement
     import loom.rtl.buffer_placement as placement
-    import loom.rtl.netlist as netlist
 
     func, src = _kernel_netlist(compiled, tmp_path, "countdown_replay")
     seen = {}

@@ -3,7 +3,6 @@ by hand (the latencies are those of the templates, read in their comments)."""
 
 from fractions import Fraction
 
-import pytest
 
 from loom.golden.run import find_func
 from loom.ir import parse_module
