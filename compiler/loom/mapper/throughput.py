@@ -14,11 +14,17 @@ RTL (maximum cycle ratio per strongly connected component, loop entries
 cut), so a loop's fabric II and its direct II compare one to one.
 
 A loop is named by its condition, `<loop>_raw_will_continue` (the
-lowering's names: for0, while1, ...). Its bound holds for any run: within
-an activation of N iterations, each recurrence of L cycles and m tokens
-lets the condition's tokens come no faster than m every L cycles, so the
-activation takes at least (N - m + 1) * L / m cycles; activations of one
-loop follow one another.
+lowering's names: for0, while1, ...). Its bound is a lower bound on a run
+where its critical recurrence turns once an iteration: within an
+activation, a recurrence of L cycles and m tokens lets token k + m of any
+of its channels come no earlier than L cycles after token k, so a channel
+with n tokens in the activation takes at least (n - m) L / m cycles, and
+activations of one loop follow one another (the carry takes its next
+initial value after the last condition). A recurrence through one branch
+of an if turns only on the iterations that take it; the golden run's token
+counts tell: the channels of a recurrence that turns every iteration carry
+the same count up to one token an activation (a carry's initial value).
+Recurrences that do not are left out of the bound.
 """
 
 from __future__ import annotations
@@ -141,17 +147,21 @@ class Throughput:
         return {"available": True, "expected_ii": _num(self.expected_ii),
                 "loops": [lp.row() for lp in self.loops]}
 
-    def min_cycles(self, activations: dict[str, list[int]]) -> int:
-        """A lower bound on a run's kernel cycles: per loop, its activations'
-        iteration counts (`loop -> [N, ...]`) at its bound (module docstring);
-        the largest over the loops."""
+    def min_cycles(self, counts: dict[str, int], activations: dict[str, list[int]]) -> int:
+        """A lower bound on a run's kernel cycles from the golden run's token
+        `counts` per channel and each loop's `activations` (module
+        docstring); the largest over the loops whose critical recurrence
+        turns with every iteration."""
         best = 0
         for lp in self.loops:
-            if lp.ii == math.inf or not lp.tokens:
+            if lp.ii == math.inf or not lp.tokens or any(c not in counts for c in lp.cycle):
                 continue
-            m, per = lp.tokens, Fraction(lp.latency, lp.tokens)
-            total = sum(max(0, n - m + 1) * per for n in activations.get(lp.loop, []))
-            best = max(best, math.floor(total))
+            on_cycle = [counts[c] for c in lp.cycle]
+            times = len(activations.get(lp.loop, []))
+            if max(on_cycle) - min(on_cycle) > times:
+                continue   # a branch of an if inside the loop: not every iteration turns it
+            chained = max(0, min(on_cycle) - times * lp.tokens)
+            best = max(best, math.floor(chained * Fraction(lp.latency, lp.tokens)))
         return best
 
     def predicted_cycles(self, activations: dict[str, list[int]]) -> int:

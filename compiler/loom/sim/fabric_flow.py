@@ -179,7 +179,7 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
         "config_cycles": None if config_end is None else config_end + 1,
         "kernel_cycles": None if config_end is None else cycles - config_end,
         "throughput": {"expected_ii": model.summary().get("expected_ii"),
-                       "bound_cycles": model.min_cycles(loops),
+                       "bound_cycles": model.min_cycles(_token_counts(s.golden), loops),
                        "predicted_cycles": model.predicted_cycles(loops)},
         "invocations": s.bundle.start_token_count, "golden_tokens": tokens,
         "edges": {"observed": len(s.edges.probes), "tokens": check.tokens,
@@ -193,6 +193,11 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
                       "log": str(run_dir / "sim.log")},
     }
     return FabricResult(not problems, problems, report)
+
+
+def _token_counts(golden: GoldenRun) -> dict[str, int]:
+    """Tokens per DFG channel in the golden run (traced: every token kept)."""
+    return {name: len(ch.trace) for name, ch in golden.graph.channels.items()}
 
 
 def _outcome(s: FabricSetup, outputs: dict[str, list[tuple[int, int]]],
