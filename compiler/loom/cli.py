@@ -335,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kernel", metavar="K", help=KERNEL_HELP)
     p.add_argument("--adg", required=True, metavar="A",
                    help="a .fabric.mlir file, a preset name (loom adg --list), or auto: the "
-                        "smallest preset the kernel maps onto")
+                        "first preset of loom adg --list (smallest first) the kernel maps onto")
     p.add_argument("--seed", type=seed_int, default=0, metavar="N",
                    help=f"placement seed, 0 to {SEED_MAX} (default 0); the same seed gives the "
                         "same artifacts")
