@@ -89,8 +89,7 @@ class LoopThroughput:
     cycle: tuple[str, ...]
     """The critical recurrence's channels."""
     routes: tuple[RouteTiming, ...]
-    """The routes of its channels that have any (in the cycle's order)."""
-
+    """The routes of its channels that hold a register (in the cycle's order)."""
 
     def line(self) -> str:
         """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
