@@ -41,6 +41,18 @@ def test_map_tag_rules(error):
         assert message in err.message and err.loc is not None and err.loc.line == 4
 
 
+def test_map_tag_entries_read_both_of_loom_table_forms(checked):
+    # LOOM's ConfigGen (getMapTagTableEntries): an integer at position i is
+    # the entry valid 1, src_tag i, dst_tag that integer; a triple is itself
+    from loom.dialects.fabric_tag import map_tag_entries
+    for table, entries in (("[3, 2]", [(1, 0, 3), (1, 1, 2)]),
+                           ("[[1, 1, 2], [0, 0, 1]]", [(1, 1, 2), (0, 0, 1)]),
+                           ("[[1, 1, 2], 0]", [(1, 1, 2), (1, 1, 0)])):
+        module = checked(chain(f"[table_size = 2] attributes {{table = {table}}}"))
+        (op,) = [op for op in module.walk() if op.name == "fabric.map_tag"]
+        assert map_tag_entries(op) == entries
+
+
 def test_add_tag_fits_its_tag(error):
     assert "tag 2 does not fit in i1" in error(chain(GOOD, f"{{tag = 2 : i64}} : i32 -> {T1}")).message
 

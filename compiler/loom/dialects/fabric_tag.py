@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -111,9 +111,27 @@ def _table_entries(table: Attribute) -> list[Attribute]:
     return list(table.data)
 
 
+def map_tag_entries(op: Operation) -> list[tuple[int, int, int]]:
+    """A verified map_tag's table as (valid, src_tag, dst_tag) entries, in
+    order; LOOM's legacy form, an integer at position i, is (1, i, value)
+    (ConfigGenHelpers.cpp, getMapTagTableEntries). No table: none."""
+    table = op.attributes.get("table")
+    if not isinstance(table, ArrayAttr):
+        return []
+    out = []
+    for i, entry in enumerate(table.data):
+        if isinstance(entry, IntegerAttr):
+            out.append((1, i, entry.value.data))
+        elif isinstance(entry, ArrayAttr):
+            valid, src, dst = (v.value.data for v in entry.data)  # pyright: ignore
+            out.append((valid, src, dst))
+    return out
+
+
 @irdl_op_definition
 class MapTagOp(_TagOp):
-    """Rewrites tags through a table of [valid, src_tag, dst_tag] entries."""
+    """Rewrites tags through a table of [valid, src_tag, dst_tag] entries
+    (or LOOM's legacy integers: `map_tag_entries`)."""
 
     name = "fabric.map_tag"
     HW_PARAMS: ClassVar[tuple[fs.HwParam, ...]] = (fs.HwParam("table_size"),)

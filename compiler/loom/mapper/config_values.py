@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Operation
 
+from loom.dialects.fabric_tag import map_tag_entries
 from loom.dialects.fabric_types import scalar_width
 from loom.fabric import config_layout as cl
 from loom.fabric.adg_view import AdgView
@@ -184,13 +185,10 @@ def _hint_values(nodes: dict[str, Operation], layout: cl.FabricLayout,
             if isinstance(tag, IntegerAttr):
                 values.setdefault(s.name, {})["tag"] = tag.value.data
         elif s.kind == "map_tag":
-            table = op.attributes.get("table")
-            if isinstance(table, ArrayAttr):
-                for e, row in enumerate(table.data):
-                    valid, src, dst = (x.value.data for x in row.data)  # type: ignore[attr-defined]
-                    values.setdefault(s.name, {}).update({
-                        cl.entry_field(e, "valid"): valid, cl.entry_field(e, "src_tag"): src,
-                        cl.entry_field(e, "dst_tag"): dst})
+            for e, (valid, src, dst) in enumerate(map_tag_entries(op)):
+                values.setdefault(s.name, {}).update({
+                    cl.entry_field(e, "valid"): valid, cl.entry_field(e, "src_tag"): src,
+                    cl.entry_field(e, "dst_tag"): dst})
 
 
 def fabric_config(m: Mapping, view: AdgView) -> FabricConfig:
