@@ -37,6 +37,7 @@ def test_a_result_long_after_done_is_waited_for(tmp_path):
         assert result.report["tokens"] == s.golden_tokens
 
 
+@pytest.mark.xdist_group("fill_last")   # the seeds share SIM_ROOT/fill_last: one worker
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_done_waits_until_the_last_write_reached_memory(tmp_path, seed):
     """Done means ordered: a store's done token comes at acceptance, so the
