@@ -7,7 +7,6 @@ import pytest
 from xdsl.ir import Operation
 
 from loom.fabric import function_units as fu
-from loom.fabric.builder import AdgBuilder, PortRef, bits
 from loom.ir import parse, verify_module
 from loom.fabric.adg_view import adg_view
 from loom.mapper.diagnosis import smallest_preset
@@ -15,6 +14,7 @@ from loom.mapper.dfg_ops import describe, mapped_ops
 from loom.mapper.inventory import hw_memories, hw_units
 from loom.mapper.matching import candidates, effective_graphs
 from loom.mapper.memory_binding import memory_candidates
+from tests.fabric.test_function_units import _one_pe
 
 MAC = ("%d = arith.muli %arg0, %arg1 : i32\n"
        "%e = arith.addi %d, %arg2 : i32\n"
@@ -42,14 +42,7 @@ UNITS = [
 
 
 def _adg():
-    b = AdgBuilder("tm")
-    pe = b.define_pe("pe_kinds", 4, 2, 64, UNITS)
-    b.instance(pe, "pe_0")
-    for i in range(4):
-        b.connect(b.add_input(f"in{i}", bits(64)), PortRef("pe_0", i))
-    for r in range(2):
-        b.connect(PortRef("pe_0", r), b.add_output(f"out{r}", bits(64)))
-    return b.build()
+    return _one_pe(UNITS).build()
 
 
 @pytest.fixture(scope="module")
