@@ -48,6 +48,14 @@ lane 0 leaves the root split, lane 1 a second split below it, as the 64
 store lanes of sha256_block's local array do on its preset; and, as there,
 the lanes go round all four sides (`-ring`)."""
 
+BYPASS = ("chess-8x8-ext2-f", ["sum_n", "dot", "fir", "collatz"])
+"""In make test too: the `-f` preset, whose PE outputs leave through
+bypassable fifos the mapper bypasses on recurrences (mapper/bufferization.py):
+a configured fabric whose rings keep one register each runs to the golden
+tokens under both stall seeds and never beats the model's bound (a loop,
+nested loops, a recurrence on a branch of an if). Its build, about 2
+minutes, comes on top."""
+
 SLOW: dict[str, list[str]] = {
     # long loops: 32 to 63 s each, both seeds, in the conditions of FAST's figures
     PRESET: ["gcd_sub", "collatz_max", "while_sum", "isqrt_sum", "factmod"],
@@ -144,6 +152,13 @@ def test_kernel_runs_on_the_fabric(kernel, tmp_path):
 @pytest.mark.parametrize("kernel", TAGGED[1])
 def test_kernel_runs_on_tagged_lanes(kernel, tmp_path):
     _runs_under_two_seeds(kernel, TAGGED[0], tmp_path)
+
+
+@pytest.mark.rtl
+@pytest.mark.xdist_group(BYPASS[0])
+@pytest.mark.parametrize("kernel", BYPASS[1])
+def test_kernel_runs_with_bypassed_fifos(kernel, tmp_path):
+    _runs_under_two_seeds(kernel, BYPASS[0], tmp_path)
 
 
 @pytest.mark.rtl

@@ -206,6 +206,14 @@ class AdgView:
             return "hop"
         return "lane" if src.kind == "del_tag" else None
 
+    def output_buffered(self, node: ViewNode, k: int) -> bool:
+        """Whether PE output `k` leaves through the PE's own two-slot buffer
+        (design.md section 9): it does unless its one consumer is a
+        fabric.fifo, which is then that output's register (the mapper may
+        bypass a bypassable one)."""
+        uses = self.consumers(node.outputs[k])
+        return not (len(uses) == 1 and uses[0][0] and self.node(uses[0][0]).kind == "fifo")
+
     def consumers(self, value: SSAValue) -> list[tuple[str, int]]:
         """(node name, or "" for the module output, input port) of each use of `value`."""
         uses = [(n.name, k) for n in self.nodes for k, v in enumerate(n.inputs) if v is value]

@@ -7,9 +7,11 @@ untagged) or `-ext<N>x<L>[s<S>]` (N extmemories with L load lanes and S
 store lanes, default 1, tagged, with LOOM's tag bridges); then, the same
 way, `-mem<N>[x<L>[s<S>]]` for N on-chip memories (`fabric.memory`,
 ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
-(fabric/lane_ring.py; else each memory on the left or right side); last
+(fabric/lane_ring.py; else each memory on the left or right side); then
 `-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
-limit; more lanes make a tree, fabric/memory_bridge.py).
+limit; more lanes make a tree, fabric/memory_bridge.py); last `-f` for a
+bypassable fifo on every PE output link in place of the PE's own output
+buffer (the mapper bypasses the ones on recurrences: mapper/bufferization.py).
 Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
 builds any other size, track or memory count of the same grammar within its
 limits (MESH_MAX, TRACKS_MAX, MEMORIES_MAX, LANES_MAX): `parse_preset`
@@ -122,6 +124,7 @@ from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, bi
 from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
+from loom.fabric.rtl.latency import OUTPUT_BUFFER_SLOTS
 from loom.rtl.units import divider_latency
 
 WIDTH = 64
@@ -185,7 +188,8 @@ of thousands of digits would raise rather than compare)."""
 
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
-    rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?$")
+    rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
+    r"(-f)?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -297,13 +301,18 @@ class ChessPreset:
     ring: bool = False
     """Memory lanes around all four sides, one switch per load or store lane
     (`-ring`, fabric/lane_ring.py); else each memory on the left or right side."""
+    output_fifos: bool = False
+    """A bypassable two-slot fabric.fifo on every PE output link (`-f`) in
+    place of the PE's own output buffer: the mapper keeps the ones a ring
+    needs and bypasses the rest (mapper/bufferization.py)."""
 
     @property
     def name(self) -> str:
         tracks = f"-t{self.tracks}" if self.tracks > 1 else ""
         fanin = f"-b{self.bridge_fanin}" if self.bridge_fanin != MAX_SWITCH_PORTS else ""
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
-            self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin
+            self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin + \
+            ("-f" if self.output_fifos else "")
 
     @property
     def description(self) -> str:
@@ -315,12 +324,14 @@ class ChessPreset:
             tracks += ", memory lanes around all four sides"
         if self.bridge_fanin != MAX_SWITCH_PORTS:
             tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
+        if self.output_fifos:
+            tracks += ", a bypassable fifo on every PE output"
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, "
                 f"{', '.join(mems) or 'no memory'}")
 
 
-GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>]"
+GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-f]"
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
@@ -365,7 +376,7 @@ def parse_preset(name: str) -> ChessPreset:
                         f"lanes (-b{m[11]})")
     ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
                     if m[k + 1] else MemoryGroup() for k in (3, 6))
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]))
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[12]))
 
 
 def tracks_for(size: int) -> int:
@@ -457,7 +468,8 @@ def _side_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) ->
                          spread(SCALAR_OUTPUTS, p.cols + 1), p.cols)
     if layout is None:
         return _spread_boundary(b, p, specs)
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks)
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks,
+                      OUTPUT_BUFFER_SLOTS if p.output_fifos else 0)
     return assign_ports(layout, mesh.ingress, mesh.egress, specs)
 
 
@@ -474,7 +486,8 @@ def _spread_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) 
         n_in = sum(lane_count(s.response_lanes) for s in mems)
         n_out = sum(lane_count(s.request_lanes) for s in mems)
         sides[side] = SidePorts(inputs=spread(n_in, p.rows + 1), outputs=spread(n_out, p.rows + 1))
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides, p.tracks)
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides, p.tracks,
+                      OUTPUT_BUFFER_SLOTS if p.output_fifos else 0)
     requests: dict[str, list[PortRef]] = {}
     responses: dict[str, list[PortRef]] = {}
     for side, mems in per_side.items():
@@ -490,7 +503,8 @@ def _ring_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) ->
     """The mesh with every memory's lanes around all four sides (lane_ring.py)."""
     layout = ring_layout(p.rows, p.cols, specs, spread(SCALAR_INPUTS, p.cols + 1),
                          spread(SCALAR_OUTPUTS, p.cols + 1))
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks)
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks,
+                      OUTPUT_BUFFER_SLOTS if p.output_fifos else 0)
     return assign_ports(layout, mesh.ingress, mesh.egress, specs)
 
 

@@ -171,9 +171,12 @@ CHESS_STEP = 520.0
 
 
 def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
-               sides: dict[str, SidePorts] | None = None, tracks: int = 1) -> MeshResult:
+               sides: dict[str, SidePorts] | None = None, tracks: int = 1,
+               output_fifo_depth: int = 0) -> MeshResult:
     """LOOM's buildChessMesh; `sides` adds boundary ports per side switch,
-    `tracks` the links each way between neighbouring switches."""
+    `tracks` the links each way between neighbouring switches and, when
+    `output_fifo_depth` is set, a bypassable fabric.fifo of that depth on
+    every PE output link (`<pe>_out<k>`)."""
     grid, width = _grid_pes(rows, cols, select, "chess mesh", 4)
     if tracks < 1:
         raise LoomError("chess mesh: needs at least one track between neighbouring switches")
@@ -217,7 +220,13 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
             for k, at in enumerate(((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))):
                 slot = ports.both(at)
                 sw = result.switches[at[0]][at[1]]
-                b.connect(PortRef(result.pes[r][c], k), PortRef(sw, slot))
+                out = PortRef(result.pes[r][c], k)
+                if output_fifo_depth:
+                    fifo = b.fifo(f"{result.pes[r][c]}_out{k}", f"!fabric.bits<{width}>",
+                                  output_fifo_depth, bypassable=True)
+                    b.connect(out, PortRef(fifo.name, 0))
+                    out = PortRef(fifo.name, 0)
+                b.connect(out, PortRef(sw, slot))
                 b.connect(PortRef(sw, slot), PortRef(result.pes[r][c], k))
     _boundary(result, extras, degree, degree)
     return result

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
 from loom.fabric.adg_view import AdgView, ViewNode
@@ -80,6 +80,9 @@ class AdgGraph:
     registered: set[int] = field(default_factory=set)
     """Input ports whose incoming link holds a buffer (AdgView.link_buffer):
     a token crossing it takes a cycle."""
+    unbuffered: set[int] = field(default_factory=set)
+    """Input ports fed by a PE output that leaves without the PE's own
+    buffer (AdgView.output_buffered: its fabric.fifo is its register)."""
 
     def node_named(self, name: str) -> list[AdgNode]:
         return [n for n in self.nodes if n.name == name]
@@ -144,6 +147,9 @@ def flatten(view: AdgView) -> AdgGraph:
                 continue  # memrefs are bound, not routed
             if consumer is not None and view.link_buffer(consumer, v) is not None:
                 g.registered.update(in_ports[op][j])
+            if (isinstance(v, OpResult) and v.owner in pe_of
+                    and not view.output_buffered(view.node_of(v.owner), v.index)):
+                g.unbuffered.update(in_ports[op][j])
             for src in out_ports[v]:
                 for dst in in_ports[op][j]:
                     g.edges.append(AdgEdge(

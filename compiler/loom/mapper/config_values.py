@@ -11,8 +11,9 @@ docs/loom-fabric-notes.md section 4.5).
   unit payload (mux selections, constant, predicates, cont_cond, join
   mask) from the tech-mapping candidate. An unused PE: every mux
   disconnected, the rest zero.
-- fifo: the ADG's `bypassed` hint; add_tag and map_tag: the ADG's tag and
-  table as they are (the mapper does not compute them).
+- fifo: bypassed as Mapping.bypassed says (the ADG's `bypassed` hint and
+  the mapper's post-route bufferization); add_tag and map_tag: the ADG's
+  tag and table as they are (the mapper does not compute them).
 - memory / extmemory: region 0 of a hardware memory that hosts a software
   memory: valid, lanes [0, L) (L: its largest family's lane count, the tags
   its bridges attach), the address offset (extmemory 0, the host
@@ -173,14 +174,12 @@ def _addr_table(op: Operation | None) -> list[int] | None:
 
 def _hint_values(nodes: dict[str, Operation], layout: cl.FabricLayout,
                  values: dict[str, dict[str, int]]) -> None:
-    """The ADG's own settings LOOM copies: fifo bypass, add_tag tag, map_tag table."""
+    """The ADG's own settings LOOM copies: add_tag tag, map_tag table."""
     for s in layout.slices:
         op = nodes.get(s.name)
         if op is None:
             continue
-        if s.kind == "fifo" and "bypassed" in op.attributes:
-            values.setdefault(s.name, {})["bypassed"] = 1
-        elif s.kind == "add_tag":
+        if s.kind == "add_tag":
             tag = op.attributes.get("tag")
             if isinstance(tag, IntegerAttr):
                 values.setdefault(s.name, {})["tag"] = tag.value.data
@@ -197,6 +196,8 @@ def fabric_config(m: Mapping, view: AdgView) -> FabricConfig:
     nodes = {n.name: n.op for n in view.nodes}
     values: dict[str, dict[str, int]] = {}
     _hint_values(nodes, layout, values)
+    for name in sorted(m.bypassed):   # the ADG's hints and the mapper's choice
+        values.setdefault(name, {})["bypassed"] = 1
     _switch_values(m, values)
     _pe_values(m, layout, values)
     regions = _memory_values(m, nodes, values)

@@ -29,6 +29,7 @@ from loom.dialects import handshake as hs
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
+from loom.mapper.bufferization import adg_bypassed, bufferize
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
 from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
@@ -107,6 +108,8 @@ class Mapping:
     rounds: int
     """The routing round this mapping is (1: the first placement's; the
     repairs' rounds are numbered on in REPAIRS order)."""
+    bypassed: frozenset[str] = frozenset()
+    """The fifos the configuration bypasses (bufferization.py)."""
 
     @property
     def ok(self) -> bool:
@@ -214,6 +217,7 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
     first, routes = _route_round(problem, placement, search, 1 if hopeless else PASSES, seed, 1,
                                  _in_round(tick, 1, rounds))
     if hopeless:
+        first.bypassed = adg_bypassed(view)
         return first
     best, done = first, 1
     start = rng.getstate(), list(problem.weights)
@@ -227,6 +231,7 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
                 best = m  # an earlier round wins a tie: the result depends on nothing else
         if best.ok:
             break
+    best.bypassed = bufferize(best, view)
     return best
 
 

@@ -45,7 +45,8 @@ from loom.golden.loop_report import RAW_SUFFIX
 from loom.mapper.adg_graph import AdgGraph
 from loom.mapper.dfg_graph import DfgGraph
 from loom.rtl.netlist import Channel, Netlist, unit_netlist
-from loom.rtl.timing import ChannelGraph, LoopBound, channel_graph, decided_bound, loop_bounds
+from loom.rtl.timing import (ChannelGraph, LoopBound, channel_graph, combinational_cycles,
+                             decided_bound, loop_bounds)
 
 if TYPE_CHECKING:
     from loom.mapper.mapping import Mapping
@@ -171,26 +172,67 @@ class Throughput:
 
 
 def throughput(m: Mapping, view: AdgView) -> Throughput:
-    """The throughput model of a routed mapping (module docstring)."""
-    func = _func(m)
-    if func is None:
-        return Throughput((), "the DFG has no ops")
-    try:
-        net = unit_netlist(func, "<dfg>")
-    except (LoomError, KeyError) as err:   # the units' own refusal, or no timing for one
-        return Throughput((), str(err).splitlines()[0])
-    direct = channel_graph(net)
-    routes = _routes(m, view, net)
-    fabric = _fabric_graph(direct, routes)
-    loops = []
-    for ch in net.channels:
-        if not ch.name.endswith(RAW_SUFFIX) or ch.copy_of is not None:
-            continue
-        loop = ch.name.removesuffix(RAW_SUFFIX)
-        bound = _loop_bound(net, loop, fabric)
-        if bound is not None:
-            loops.append(_loop(loop, bound, _loop_bound(net, loop, direct), fabric, routes))
-    return Throughput(tuple(loops))
+    """The throughput model of a routed mapping (module docstring), with the
+    fifos it bypasses (Mapping.bypassed)."""
+    timing = FabricTiming.of(m, view)
+    return timing.model(m.bypassed) if isinstance(timing, FabricTiming) else Throughput((), timing)
+
+
+@dataclass(frozen=True)
+class FabricTiming:
+    """What the model of one routed mapping reads once: the DFG's unbuffered
+    netlist and its channel graph, and each channel's DFG edge; the fabric's
+    graph then follows from which fifos are bypassed."""
+
+    m: Mapping
+    view: AdgView
+    net: Netlist
+    direct: ChannelGraph
+    edges: dict[int, int]
+    """Channel index -> the DFG edge that ends on it (channel_edges)."""
+
+    @staticmethod
+    def of(m: Mapping, view: AdgView) -> FabricTiming | str:
+        """The timing of `m`, or why there is none."""
+        func = _func(m)
+        if func is None:
+            return "the DFG has no ops"
+        try:
+            net = unit_netlist(func, "<dfg>")
+        except (LoomError, KeyError) as err:   # the units' own refusal, or no timing for one
+            return str(err).splitlines()[0]
+        return FabricTiming(m, view, net, channel_graph(net), channel_edges(net, m.sw))
+
+    def routes(self, bypassed: frozenset[str]) -> dict[int, RouteTiming]:
+        """Channel index -> the route of the DFG edge it ends on."""
+        out: dict[int, RouteTiming] = {}
+        for index, edge in self.edges.items():
+            path = self.m.paths[edge]
+            if path is None or len(path) < 2 or path[0] == path[-1]:
+                continue
+            out[index] = _route(self.net.channels[index].name, path, self.m.adg, self.view,
+                                bypassed)
+        return out
+
+    def model(self, bypassed: frozenset[str]) -> Throughput:
+        routes = self.routes(bypassed)
+        fabric = _fabric_graph(self.direct, routes)
+        loops = []
+        for ch in self.net.channels:
+            if not ch.name.endswith(RAW_SUFFIX) or ch.copy_of is not None:
+                continue
+            loop = ch.name.removesuffix(RAW_SUFFIX)
+            bound = _loop_bound(self.net, loop, fabric)
+            if bound is not None:
+                loops.append(_loop(loop, bound, _loop_bound(self.net, loop, self.direct),
+                                   fabric, routes))
+        return Throughput(tuple(loops))
+
+    def combinational(self, bypassed: frozenset[str]) -> dict[str, list[str]]:
+        """A ring of the configured fabric whose valid or ready passes no
+        register, per kind (timing.combinational_cycles); empty when every
+        ring the mapping uses keeps one."""
+        return combinational_cycles(self.net, _fabric_graph(self.direct, self.routes(bypassed)))
 
 
 def _loop_bound(net: Netlist, loop: str, g: ChannelGraph) -> LoopBound | None:
@@ -229,20 +271,11 @@ def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> Chann
             extra += latency.MEMORY_RESULT_LATENCY
             if e.arc.src[0].startswith("st_"):
                 extra += latency.STORE_LATCH_LATENCY
-        g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra))
+        # every fabric register is a buffer of ours: valid and ready registered
+        g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra,
+                                              valid_comb=False, ready_comb=False))
                        if extra else e)
     return g
-
-
-def _routes(m: Mapping, view: AdgView, net: Netlist) -> dict[int, RouteTiming]:
-    """Channel index -> the route of the DFG edge it ends on."""
-    out: dict[int, RouteTiming] = {}
-    for index, edge in channel_edges(net, m.sw).items():
-        path = m.paths[edge]
-        if path is None or len(path) < 2 or path[0] == path[-1]:
-            continue
-        out[index] = _route(net.channels[index].name, path, m.adg, view)
-    return out
 
 
 def channel_edges(net: Netlist, sw: DfgGraph) -> dict[int, int]:
@@ -294,14 +327,16 @@ def _edge_key(ch: Channel, node_of: dict[Operation, int], out_node: dict[int, in
     return node_of[op], list(op.operands).index(ch.value)
 
 
-def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView) -> RouteTiming:
-    """The registers on `path` ([src out, in, out, ..., dst in])."""
+def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
+           bypassed: frozenset[str]) -> RouteTiming:
+    """The registers on `path` ([src out, in, out, ..., dst in]), the fifos
+    named in `bypassed` being wires."""
     ports, nodes = adg.ports, adg.nodes
     src = nodes[ports[path[0]].node]
     names = [src.pe or src.name]
     regs: list[str] = []
     total = 0
-    if src.pe:
+    if src.pe and path[1] not in adg.unbuffered:
         total += latency.buffer_latency(latency.OUTPUT_BUFFER_SLOTS)
         regs.append(f"{src.pe} out")
     for k in range(1, len(path), 2):
@@ -310,12 +345,11 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView) -> Route
         if path[k] in adg.registered:
             total += latency.buffer_latency(latency.LINK_BUFFER_SLOTS)
             regs.append(f"{names[-1]} link")
-        if hw.kind == "fifo":
+        if hw.kind == "fifo" and hw.name not in bypassed:
             fifo = view.node(hw.name)
-            if "bypassed" not in fifo.op.attributes:
-                total += latency.buffer_latency(fs.int_param(fifo.definition, "depth", 1) or 1)
-                regs.append(hw.name)
+            total += latency.buffer_latency(fs.int_param(fifo.definition, "depth", 1) or 1)
+            regs.append(hw.name)
     return RouteTiming(channel, total, tuple(names), tuple(regs))
 
 
-__all__ = ["LoopThroughput", "RouteTiming", "Throughput", "throughput"]
+__all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "throughput"]

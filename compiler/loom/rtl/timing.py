@@ -412,10 +412,12 @@ def decided_bound(net: Netlist, decider: str,
     return max(bounds, key=lambda b: b.value, default=None)
 
 
-def combinational_cycles(net: Netlist) -> dict[str, list[str]]:
+def combinational_cycles(net: Netlist, graph: ChannelGraph | None = None
+                         ) -> dict[str, list[str]]:
     """A cycle of channels whose valid (forward) or ready (backward) passes
-    no register, per kind; empty when design.md section 5 holds."""
-    g = channel_graph(net)
+    no register, per kind; empty when design.md section 5 holds. `graph`:
+    the channel graph to search (default: the netlist's units as they are)."""
+    g = graph or channel_graph(net)
     found: dict[str, list[str]] = {}
     for kind in ("valid", "ready"):
         succ: dict[int, list[int]] = {}

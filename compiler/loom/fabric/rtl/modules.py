@@ -180,7 +180,7 @@ def _map_tag(node: ViewNode, s: Slice | None) -> Component:
     return Component(name, 1, v + k_in, 1, v + k_out, s.bits if s else 0, False, (mod,))
 
 
-def _spatial_pe(node: ViewNode, s: Slice | None) -> Component:
+def _spatial_pe(node: ViewNode, s: Slice | None, buffered: tuple[bool, ...] = ()) -> Component:
     from loom.fabric.rtl.fu import fu_module
     assert s is not None   # a spatial PE always has a slice (enable)
     lane = lane_width(node)
@@ -196,6 +196,7 @@ def _spatial_pe(node: ViewNode, s: Slice | None) -> Component:
     in_sel_bits = offs[mux_field(pe_mux("in", 0), "sel")][1]
     out_sel_bits = offs[mux_field(pe_mux("out", 0), "sel")][1]
     payload = sum(f.width for f in s.fields)
+    buffered = buffered or (True,) * n_out
     buffer, buffer_text = render_unit("fifo", slots=OUTPUT_BUFFER_SLOTS, w=lane,
                                       origin="output buffer of a fabric.spatial_pe")
     context = dict(
@@ -205,14 +206,18 @@ def _spatial_pe(node: ViewNode, s: Slice | None) -> Component:
         enable=offs["enable"][0], opcode=offs["opcode"][0], opcode_width=offs["opcode"][1],
         in_fields=in_fields, out_fields=out_fields, in_sel_bits=in_sel_bits,
         out_sel_bits=out_sel_bits, in_sel_width=max(1, in_sel_bits),
-        out_sel_width=max(1, out_sel_bits), payload=payload, buffer=buffer,
-        cfg_bits=s.bits, unused=[])
+        out_sel_width=max(1, out_sel_bits), payload=payload, buffer=buffer, buffered=buffered,
+        comb_outputs=not all(buffered),
+        cfg_bits=s.bits,
+        unused=[] if any(buffered) or any(f.clocked for f in fus) else ["clk", "rst"])
     params = dict(pe=pe_name, n_in=n_in, n_out=n_out, lane=lane,
                   fus=[f.module.name for f in fus])
+    if not all(buffered):   # the names of fully buffered PEs stay as they were
+        params["buffered"] = list(buffered)
     name = f"loom_fabric_spatial_pe_{identifier(pe_name)}_i{n_in}_o{n_out}_w{lane}_{digest(params)}"
     mod = render_fabric("fabric_spatial_pe", name, params, f"fabric.spatial_pe @{pe_name}",
                         **context)
-    files = [Module(buffer, buffer_text)]
+    files = [Module(buffer, buffer_text)] if any(buffered) else []
     for f in fus:
         files += [*f.units, f.module]
     return Component(name, n_in, lane, n_out, lane, s.bits, True, (*files, mod))
@@ -242,9 +247,11 @@ _KINDS = {
 }
 
 
-def component(node: ViewNode, s: Slice | None) -> Component:
-    """The module of one graph node configured by slice `s` (None: no config bits)."""
+def component(node: ViewNode, s: Slice | None, buffered: tuple[bool, ...] = ()) -> Component:
+    """The module of one graph node configured by slice `s` (None: no config
+    bits); `buffered`, for a spatial PE, whether each output leaves through
+    the PE's own buffer (AdgView.output_buffered; default all)."""
     make = _KINDS.get(node.kind)
     if make is None:
         raise LoomError(f"fabric.{node.kind} '{node.name}': no fabric RTL for this component yet")
-    return make(node, s)
+    return _spatial_pe(node, s, buffered) if node.kind == "spatial_pe" else make(node, s)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import SSAValue
 
-from loom.fabric.adg_view import AdgView
+from loom.fabric.adg_view import AdgView, ViewNode
 from loom.fabric.config_layout import WORD_BITS, FabricLayout, fabric_layout
 from loom.fabric.rtl.graph import check_buildable, wire_width
 from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS
@@ -123,13 +123,19 @@ class FabricRtl:
         return ins, [f"out{i}" for i in range(len(self.view.results))]
 
 
+def _buffered(graph: AdgView, node: ViewNode) -> tuple[bool, ...]:
+    if node.kind != "spatial_pe":
+        return ()
+    return tuple(graph.output_buffered(node, k) for k in range(len(node.outputs)))
+
+
 def fabric_rtl(graph: AdgView, name: str) -> FabricRtl:
     """The fabric RTL of the ADG `graph`; top `<name>_fabric`; LoomError on
     what the RTL cannot build."""
     check_buildable(graph)
     layout = fabric_layout(graph)
     sliced = {s.name: s for s in layout.slices}
-    comps = [(n, component(n, sliced.get(n.name))) for n in graph.nodes]
+    comps = [(n, component(n, sliced.get(n.name), _buffered(graph, n))) for n in graph.nodes]
     modules: dict[str, Module] = {}
     for _, comp in comps:
         for m in comp.files:

@@ -1,0 +1,87 @@
+"""Post-route bufferization (loom.mapper.bufferization) on the `-f` presets,
+whose PE outputs leave through bypassable fifos: what it bypasses keeps a
+register on every ring (the direct flow's rule, design.md section 5), the
+liveness slots stay, the configuration words carry its choice, and the loop
+bounds only fall. The runs under random stalls are in
+tests/sim/test_fabric_regression.py (BYPASS)."""
+
+from __future__ import annotations
+
+import pytest
+
+from loom.fabric.adg_view import adg_view
+from loom.fabric.config_layout import fabric_layout
+from loom.fabric.presets import parse_preset, preset
+from loom.mapper.bufferization import LIVENESS_OPS, adg_bypassed
+from loom.mapper.config_values import fabric_config
+from loom.mapper.mapping import map_dfg
+from loom.mapper.throughput import FabricTiming
+from tests.mapper.test_precheck import kernel_func
+
+PRESET = "chess-8x8-ext2-f"
+
+
+@pytest.fixture(scope="module")
+def view():
+    return adg_view(preset(PRESET).build())
+
+
+def _mapped(kernel: str, view, tmp_path):
+    func = kernel_func(kernel, tmp_path, view.max_join_fanin)
+    m = map_dfg(func.regions[0].block, view, seed=0)
+    assert m.ok
+    return m
+
+
+def _route_fifos(m, edge: int) -> list[str]:
+    return [hw.name for port in (m.paths[edge] or [])[1::2]
+            if (hw := m.adg.nodes[m.adg.ports[port].node]).kind == "fifo"]
+
+
+def test_the_f_suffix_puts_a_bypassable_fifo_on_every_pe_output(view):
+    p = parse_preset(PRESET)
+    assert p.output_fifos and p.name == PRESET
+    assert not parse_preset("chess-8x8-ext2").output_fifos
+    pes = view.of_kind("spatial_pe")
+    fifos = view.of_kind("fifo")
+    assert len(fifos) == sum(len(pe.outputs) for pe in pes)
+    assert all("bypassable" in f.definition.attributes for f in fifos)
+    # each PE output's one consumer is its fifo, which is then its register
+    assert not any(view.output_buffered(pe, k) for pe in pes for k in range(len(pe.outputs)))
+    assert not adg_bypassed(view)
+
+
+@pytest.mark.parametrize("kernel", ["sum_n", "dot", "fir", "collatz"])
+def test_bypassed_fifos_keep_a_register_on_every_ring(kernel, view, tmp_path):
+    m = _mapped(kernel, view, tmp_path)
+    timing = FabricTiming.of(m, view)
+    assert isinstance(timing, FabricTiming)
+    assert m.bypassed
+    assert timing.combinational(m.bypassed) == {}
+    # the rule bites: every fifo on the routes bypassed closes a ring of wires
+    every = frozenset(f for e in m.sw.edges for f in _route_fifos(m, e.id))
+    assert timing.combinational(every)
+    # liveness: a carry's or invariant's output and a value with several
+    # consumers keep their fifo
+    uses: dict[tuple[int, int], int] = {}
+    for e in m.sw.edges:
+        uses[e.src, e.src_index] = uses.get((e.src, e.src_index), 0) + 1
+    for e in m.sw.edges:
+        op = m.sw.nodes[e.src].op
+        if uses[e.src, e.src_index] > 1 or (op is not None and op.name in LIVENESS_OPS):
+            assert not set(_route_fifos(m, e.id)) & m.bypassed, (kernel, e.id)
+    # bypassing only removes registers: no loop's bound grows
+    before = {lp.loop: lp.ii for lp in timing.model(frozenset()).loops}
+    after = {lp.loop: lp.ii for lp in timing.model(m.bypassed).loops}
+    assert after.keys() == before.keys()
+    assert all(after[k] <= before[k] for k in after)
+    assert any(after[k] < before[k] for k in after)
+
+
+def test_the_config_words_carry_the_bypass(view, tmp_path):
+    m = _mapped("sum_n", view, tmp_path)
+    config = fabric_config(m, view)
+    layout = fabric_layout(view)
+    decoded = layout.decode(config.words)
+    set_bits = {name for name, fields in decoded.items() if fields.get("bypassed")}
+    assert set_bits == m.bypassed
