@@ -1,28 +1,28 @@
 """Post-route bufferization: which bypassable fifos on the routes a mapping
 uses the configuration bypasses (LOOM's post-route FIFO bufferization;
-map.json's fifo_configs and mapper_selected_buffered_fifo_* fields).
+map.json's fifo_configs).
 
 A bypassable fifo on a PE output (the `-f` presets) is that output's
 register. Buffered on every route, a recurrence through k PEs pays k
 cycles; a loop-carried value and its update then take two where the direct
-RTL takes one. So the mapper bypasses fifos on the critical recurrences,
-greedily and in a fixed order, while three rules hold (the direct flow's
-own rules, design.md section 5, on the configured fabric):
-
-- every ring of the configured fabric keeps a register on valid and one on
-  ready (FabricTiming.combinational: no bypass that closes a ring of wires);
-- a carry's or an invariant's output keeps its two slots, and a value with
-  several consumers keeps its slot before the switches copy it (the
-  liveness slots: they stay as they are on a fabric that bypasses nothing);
-- a fifo off every recurrence stays buffered: its slots are the slack of
-  reconvergent paths, as the direct flow's placement keeps them.
+RTL takes one. Bypassed, our fifo passes a token in the cycle it arrives
+while empty and keeps its slots and its registered ready
+(docs/fabric/fifo.md): bypassing changes latency, never capacity. So the
+mapper bypasses the fifos on the recurrences, in a fixed order, as long as
+the direct flow's register rule (design.md section 5) holds on the
+configured fabric: every ring it uses keeps a register on valid and one on
+ready (FabricTiming.combinational, which counts a bypassed fifo as a wire
+on both, the safe side). The liveness slots are where a fabric that
+bypasses nothing has them, so its liveness argument carries over.
 
 Every recurrence is cut down, not only the critical one the model names:
-a ring the model ranks second still holds its tokens' slots, and on sum_n
+a ring the model ranks second still couples the loop's units, and on sum_n
 an accumulation ring of three registers beside a memory ring of four ran
-the loop at 6.5 cycles an iteration. The fifos on recurrence channels are
-tried in channel order, then along each route; one is bypassed when the
-rules still hold. Bypassing only removes cycles, so no loop's bound grows.
+the loop at 6.5 cycles an iteration. A fifo off every recurrence stays
+buffered (it costs no loop a cycle and keeps long paths registered). The
+fifos on recurrence channels are tried in channel order, then along each
+route, each bypassed when the rule still holds; bypassing only removes
+cycles, so no loop's bound grows.
 """
 
 from __future__ import annotations
@@ -35,9 +35,6 @@ from loom.scc import strongly_connected
 
 if TYPE_CHECKING:
     from loom.mapper.mapping import Mapping
-
-LIVENESS_OPS = ("dataflow.carry", "dataflow.invariant")
-"""Ops whose outputs keep two slots (design.md section 5's liveness rule)."""
 
 
 def adg_bypassed(view: AdgView) -> frozenset[str]:
@@ -52,32 +49,11 @@ def bufferize(m: Mapping, view: AdgView) -> frozenset[str]:
     timing = FabricTiming.of(m, view) if m.ok else None
     if not isinstance(timing, FabricTiming) or timing.combinational(bypassed):
         return bypassed   # no model, or the ADG's own hints already close a ring
-    allowed = _candidates(m, view)
+    bypassable = {n.name for n in view.of_kind("fifo") if "bypassable" in n.definition.attributes}
     for fifo in _on_rings(timing, bypassed):
-        if fifo in allowed and not timing.combinational(bypassed | {fifo}):
+        if fifo in bypassable and not timing.combinational(bypassed | {fifo}):
             bypassed |= {fifo}
     return bypassed
-
-
-def _candidates(m: Mapping, view: AdgView) -> frozenset[str]:
-    """Bypassable fifos on the routes whose producer needs no liveness slot."""
-    uses: dict[tuple[int, int], int] = {}
-    for e in m.sw.edges:
-        uses[e.src, e.src_index] = uses.get((e.src, e.src_index), 0) + 1
-    free: set[str] = set()
-    kept: set[str] = set()
-    for e in m.sw.edges:
-        op = m.sw.nodes[e.src].op
-        liveness = uses[e.src, e.src_index] > 1 or (op is not None and op.name in LIVENESS_OPS)
-        (kept if liveness else free).update(_fifos(m, e.id))
-    bypassable = {n.name for n in view.of_kind("fifo") if "bypassable" in n.definition.attributes}
-    return frozenset((free - kept) & bypassable)
-
-
-def _fifos(m: Mapping, edge: int) -> list[str]:
-    path = m.paths[edge] or []
-    return [hw.name for port in path[1::2]
-            if (hw := m.adg.nodes[m.adg.ports[port].node]).kind == "fifo"]
 
 
 def _on_rings(timing: FabricTiming, bypassed: frozenset[str]) -> list[str]:
@@ -96,4 +72,4 @@ def _on_rings(timing: FabricTiming, bypassed: frozenset[str]) -> list[str]:
     return out
 
 
-__all__ = ["LIVENESS_OPS", "adg_bypassed", "bufferize"]
+__all__ = ["adg_bypassed", "bufferize"]

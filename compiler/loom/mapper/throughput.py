@@ -330,7 +330,7 @@ def _edge_key(ch: Channel, node_of: dict[Operation, int], out_node: dict[int, in
 def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
            bypassed: frozenset[str]) -> RouteTiming:
     """The registers on `path` ([src out, in, out, ..., dst in]), the fifos
-    named in `bypassed` being wires."""
+    named in `bypassed` taking no cycle."""
     ports, nodes = adg.ports, adg.nodes
     src = nodes[ports[path[0]].node]
     names = [src.pe or src.name]

@@ -3,9 +3,11 @@ function units, and the cycles a token spends in each. The RTL renders them
 from these definitions and loom.mapper.throughput counts them, so the model
 and the hardware cannot drift apart.
 
-- every spatial PE output leaves through a two-slot buffer (modules.py);
+- a spatial PE output leaves through a two-slot buffer (modules.py) unless
+  its one consumer is a fabric.fifo (AdgView.output_buffered);
 - a link AdgView.link_buffer names gets the same buffer (top.py);
-- a fabric.fifo node is its depth's buffer, or a wire when bypassed;
+- a fabric.fifo node is its depth's buffer, or no latency when bypassed (its
+  slots stay: docs/fabric/fifo.md);
 - a memory's result families leave through a two-slot queue, and a store's
   address and data wait in a latch for the lanes' bridge
   (templates/fabric_memory_lanes.sv.j2).
