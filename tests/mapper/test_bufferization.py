@@ -37,14 +37,16 @@ def _route_fifos(m, edge: int) -> list[str]:
             if (hw := m.adg.nodes[m.adg.ports[port].node]).kind == "fifo"]
 
 
-def test_the_f_suffix_puts_a_bypassable_fifo_on_every_pe_output(view):
+def test_the_f_suffix_puts_a_bypassable_fifo_on_every_pe_link(view):
     p = parse_preset(PRESET)
-    assert p.output_fifos and p.name == PRESET
-    assert not parse_preset("chess-8x8-ext2").output_fifos
+    assert p.pe_fifos and p.name == PRESET
+    assert not parse_preset("chess-8x8-ext2").pe_fifos
     pes = view.of_kind("spatial_pe")
     fifos = view.of_kind("fifo")
-    assert len(fifos) == sum(len(pe.outputs) for pe in pes)
+    assert len(fifos) == sum(len(pe.outputs) + len(pe.inputs) for pe in pes)
     assert all("bypassable" in f.definition.attributes for f in fifos)
+    fed = {view.node_of(v.op).kind for pe in pes for v in pe.inputs}
+    assert fed == {"fifo"}
     # each PE output's one consumer is its fifo, which is then its register
     assert not any(view.output_buffered(pe, k) for pe in pes for k in range(len(pe.outputs)))
     assert not adg_bypassed(view)
@@ -60,6 +62,10 @@ def test_bypassed_fifos_keep_a_register_on_every_ring(kernel, view, tmp_path):
     # the rule bites: every fifo on the routes bypassed closes a ring of wires
     every = frozenset(f for e in m.sw.edges for f in _route_fifos(m, e.id))
     assert timing.combinational(every)
+    # and it is all that keeps a fifo buffered: each one left on a route
+    # would leave a ring without a register
+    for fifo in sorted(every - m.bypassed):
+        assert timing.combinational(m.bypassed | {fifo}), fifo
     # bypassing only removes registers: no loop's bound grows
     before = {lp.loop: lp.ii for lp in timing.model(frozenset()).loops}
     after = {lp.loop: lp.ii for lp in timing.model(m.bypassed).loops}

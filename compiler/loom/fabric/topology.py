@@ -172,11 +172,12 @@ CHESS_STEP = 520.0
 
 def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
                sides: dict[str, SidePorts] | None = None, tracks: int = 1,
-               output_fifo_depth: int = 0) -> MeshResult:
+               fifo_depths: tuple[int, int] = (0, 0)) -> MeshResult:
     """LOOM's buildChessMesh; `sides` adds boundary ports per side switch,
-    `tracks` the links each way between neighbouring switches and, when
-    `output_fifo_depth` is set, a bypassable fabric.fifo of that depth on
-    every PE output link (`<pe>_out<k>`)."""
+    `tracks` the links each way between neighbouring switches and
+    `fifo_depths` (output, input), where set, a bypassable fabric.fifo of
+    that depth on every PE output link (`<pe>_out<k>`) and every PE input
+    link (`<pe>_in<k>`)."""
     grid, width = _grid_pes(rows, cols, select, "chess mesh", 4)
     if tracks < 1:
         raise LoomError("chess mesh: needs at least one track between neighbouring switches")
@@ -220,14 +221,20 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
             for k, at in enumerate(((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))):
                 slot = ports.both(at)
                 sw = result.switches[at[0]][at[1]]
-                out = PortRef(result.pes[r][c], k)
-                if output_fifo_depth:
-                    fifo = b.fifo(f"{result.pes[r][c]}_out{k}", f"!fabric.bits<{width}>",
-                                  output_fifo_depth, bypassable=True)
+                pe = result.pes[r][c]
+                out, inp = PortRef(pe, k), PortRef(pe, k)
+                if fifo_depths[0]:
+                    fifo = b.fifo(f"{pe}_out{k}", f"!fabric.bits<{width}>", fifo_depths[0],
+                                  bypassable=True)
                     b.connect(out, PortRef(fifo.name, 0))
                     out = PortRef(fifo.name, 0)
+                if fifo_depths[1]:
+                    fifo = b.fifo(f"{pe}_in{k}", f"!fabric.bits<{width}>", fifo_depths[1],
+                                  bypassable=True)
+                    b.connect(PortRef(fifo.name, 0), inp)
+                    inp = PortRef(fifo.name, 0)
                 b.connect(out, PortRef(sw, slot))
-                b.connect(PortRef(sw, slot), PortRef(result.pes[r][c], k))
+                b.connect(PortRef(sw, slot), inp)
     _boundary(result, extras, degree, degree)
     return result
 

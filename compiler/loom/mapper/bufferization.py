@@ -2,27 +2,29 @@
 uses the configuration bypasses (LOOM's post-route FIFO bufferization;
 map.json's fifo_configs).
 
-A bypassable fifo on a PE output (the `-f` presets) is that output's
-register. Buffered on every route, a recurrence through k PEs pays k
-cycles; a loop-carried value and its update then take two where the direct
-RTL takes one. Bypassed, our fifo passes a token in the cycle it arrives
-while empty and keeps its slots and its registered ready
-(docs/fabric/fifo.md): bypassing changes latency, never capacity. So the
-mapper bypasses the fifos on the recurrences, in a fixed order, as long as
-the direct flow's register rule (design.md section 5) holds on the
-configured fabric: every ring it uses keeps a register on valid and one on
-ready (FabricTiming.combinational, which counts a bypassed fifo as a wire
-on both, the safe side). The liveness slots are where a fabric that
-bypasses nothing has them, so its liveness argument carries over.
+On the `-f` presets a bypassable fifo sits on every PE output (that
+output's register) and every PE input. Bypassed, our fifo passes a token
+in the cycle it arrives while empty and keeps its slots and its registered
+ready (docs/fabric/fifo.md): bypassing changes latency, never capacity. So
+the mapper bypasses every fifo on its routes that the direct flow's
+register rule (design.md section 5) lets go: every ring of the configured
+fabric keeps a register on valid and one on ready (FabricTiming.
+combinational, which counts a bypassed fifo as a wire on both, the safe
+side). The liveness slots are where a fabric that bypasses nothing has
+them, so its liveness argument carries over.
 
-Every recurrence is cut down, not only the critical one the model names:
-a ring the model ranks second still couples the loop's units, and on sum_n
-an accumulation ring of three registers beside a memory ring of four ran
-the loop at 6.5 cycles an iteration. A fifo off every recurrence stays
-buffered (it costs no loop a cycle and keeps long paths registered). The
-fifos on recurrence channels are tried in channel order, then along each
-route, each bypassed when the rule still holds; bypassing only removes
-cycles, so no loop's bound grows.
+Order: the fifos on recurrence channels first (channel order, then along
+each route), each bypassed when the rule still holds, so each ring keeps
+the last register it passes; then the fifos off every recurrence, all at
+once when the rule holds (a ring of ready-only arcs would stop that: then
+one at a time). Bypassing only removes cycles, so no loop's bound grows.
+Measured on chess-8x8-ext2-f (--ideal kernel cycles): buffered everywhere,
+sum_n took 2,264; bypassed on recurrences only, 1,812; with the input
+fifos and everything bypassed, 608 (presets.INPUT_FIFO_DEPTH). A fifo off
+the recurrences lengthens the long side of reconvergent paths, which the
+short side's slots must then cover. Nothing here models the clock period
+(LOOM's bufferization also cuts long combinational paths): a bypassed
+route is combinational from register to register.
 """
 
 from __future__ import annotations
@@ -50,15 +52,29 @@ def bufferize(m: Mapping, view: AdgView) -> frozenset[str]:
     if not isinstance(timing, FabricTiming) or timing.combinational(bypassed):
         return bypassed   # no model, or the ADG's own hints already close a ring
     bypassable = {n.name for n in view.of_kind("fifo") if "bypassable" in n.definition.attributes}
-    for fifo in _on_rings(timing, bypassed):
+    ring = _on_rings(timing, bypassed)
+    for fifo in ring:
         if fifo in bypassable and not timing.combinational(bypassed | {fifo}):
+            bypassed |= {fifo}
+    off = sorted({name for e in m.sw.edges for name in _fifos(m, e.id)} & bypassable - set(ring))
+    if not timing.combinational(bypassed | set(off)):
+        return bypassed | set(off)
+    for fifo in off:   # a ring of ready-only arcs (no flow ring sees it): one at a time
+        if not timing.combinational(bypassed | {fifo}):
             bypassed |= {fifo}
     return bypassed
 
 
+def _fifos(m: Mapping, edge: int) -> list[str]:
+    """The fifos on DFG edge `edge`'s route."""
+    path = m.paths[edge] or []
+    return [hw.name for port in path[1::2]
+            if (hw := m.adg.nodes[m.adg.ports[port].node]).kind == "fifo"]
+
+
 def _on_rings(timing: FabricTiming, bypassed: frozenset[str]) -> list[str]:
-    """The fifos the routes of recurrence channels pass, buffered, in
-    channel order then route order."""
+    """The fifos the routes of recurrence channels pass, not yet bypassed,
+    in channel order then route order."""
     succ: dict[int, list[int]] = {}
     for e in timing.direct.flow_edges:
         succ.setdefault(e.src, []).append(e.dst)
