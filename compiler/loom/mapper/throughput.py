@@ -7,8 +7,9 @@ from the direct flow's unit templates, so loom.rtl.timing's arcs hold for
 it) with the fabric's own registers between them (loom.fabric.rtl.latency):
 each DFG edge's route adds the buffers it passes (the producer's PE output
 buffer, the link buffers AdgView.link_buffer places, fabric.fifo nodes not
-bypassed), and a memory adds its result queue and store latch to its own
-arcs. Switches and tag ops are combinational. The loops and their bounds
+bypassed), and a memory adds its store latch to its store arcs. Switches,
+tag ops and a memory's result queues (empty, they pass a result at once)
+are combinational. The loops and their bounds
 are then those of loom.rtl.timing on the same channel graph as the direct
 RTL (maximum cycle ratio per strongly connected component, loop entries
 cut), so a loop's fabric II and its direct II compare one to one.
@@ -263,14 +264,14 @@ def _loop(name: str, bound: LoopBound, plain: LoopBound | None, g: ChannelGraph,
 
 def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> ChannelGraph:
     """The direct RTL's channel graph with the fabric's registers: a route's
-    on the arcs leaving the channel it ends on, a memory's on its own arcs."""
+    on the arcs leaving the channel it ends on, a store latch on its memory's
+    store arcs."""
     g = ChannelGraph(direct.net, [], dict(direct.self_ii))
     for e in direct.edges:
         extra = routes[e.src].latency if e.src in routes else 0
-        if e.inst.spec.family in ("memory", "extmemory") and e.arc.flow:
-            extra += latency.MEMORY_RESULT_LATENCY
-            if e.arc.src[0].startswith("st_"):
-                extra += latency.STORE_LATCH_LATENCY
+        if (e.inst.spec.family in ("memory", "extmemory") and e.arc.flow
+                and e.arc.src[0].startswith("st_")):
+            extra += latency.STORE_LATCH_LATENCY
         # every fabric register is a buffer of ours: valid and ready registered
         g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra,
                                               valid_comb=False, ready_comb=False))

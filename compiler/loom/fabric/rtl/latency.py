@@ -8,8 +8,9 @@ and the hardware cannot drift apart.
 - a link AdgView.link_buffer names gets the same buffer (top.py);
 - a fabric.fifo node is its depth's buffer, or no latency when bypassed (its
   slots stay: docs/fabric/fifo.md);
-- a memory's result families leave through a two-slot queue, and a store's
-  address and data wait in a latch for the lanes' bridge
+- a store's address and data wait in a latch for the lanes' bridge (a
+  memory's result families leave through a two-slot queue that passes a
+  result at once when empty: no cycle)
   (templates/fabric_memory_lanes.sv.j2).
 Switches, tag ops and a PE's muxes are combinational (0 cycles).
 """
@@ -25,8 +26,6 @@ OUTPUT_BUFFER_SLOTS = 2
 """The buffer on every PE output: registered valid and ready."""
 LINK_BUFFER_SLOTS = 2
 """The buffer on a backward switch link or after a del_tag."""
-MEMORY_RESULT_LATENCY = 1
-"""A memory's two-slot output queue per result family (registered head)."""
 STORE_LATCH_LATENCY = 1
 """A store lane's address and data registers in front of the bridge."""
 
@@ -39,5 +38,5 @@ def buffer_latency(slots: int) -> int:
     return max(a.latency for a in unit_timing(spec).arcs)
 
 
-__all__ = ["LINK_BUFFER_SLOTS", "MEMORY_RESULT_LATENCY", "OUTPUT_BUFFER_SLOTS",
+__all__ = ["LINK_BUFFER_SLOTS", "OUTPUT_BUFFER_SLOTS",
            "STORE_LATCH_LATENCY", "buffer_latency"]
