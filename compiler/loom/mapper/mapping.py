@@ -29,7 +29,7 @@ from loom.dialects import handshake as hs
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph, flatten
 from loom.mapper.annealing import anneal
-from loom.mapper.bufferization import adg_bypassed, bufferize
+from loom.mapper.bufferization import bufferize
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
 from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
@@ -217,7 +217,7 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
     first, routes = _route_round(problem, placement, search, 1 if hopeless else PASSES, seed, 1,
                                  _in_round(tick, 1, rounds))
     if hopeless:
-        first.bypassed = adg_bypassed(view)
+        first.bypassed = bufferize(first, view)
         return first
     best, done = first, 1
     start = rng.getstate(), list(problem.weights)

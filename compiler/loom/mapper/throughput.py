@@ -71,6 +71,9 @@ class RouteTiming:
     """The hardware it crosses: producer, routing nodes, consumer."""
     registers: tuple[str, ...]
     """Where its cycles are spent: `<node> out`, `<node> link`, `<fifo>`."""
+    ready_registered: bool = False
+    """Whether one of them registers ready too (every buffer of two slots or
+    more does; a one-slot fifo, our oehb, passes ready through)."""
 
     def text(self) -> str:
         regs = ", ".join(self.registers) or "none"
@@ -268,13 +271,17 @@ def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> Chann
     store arcs."""
     g = ChannelGraph(direct.net, [], dict(direct.self_ii))
     for e in direct.edges:
-        extra = routes[e.src].latency if e.src in routes else 0
-        if (e.inst.spec.family in ("memory", "extmemory") and e.arc.flow
-                and e.arc.src[0].startswith("st_")):
-            extra += latency.STORE_LATCH_LATENCY
-        # every fabric register is a buffer of ours: valid and ready registered
+        route = routes.get(e.src)
+        latch = latency.STORE_LATCH_LATENCY if (
+            e.inst.spec.family in ("memory", "extmemory") and e.arc.flow
+            and e.arc.src[0].startswith("st_")) else 0
+        extra = (route.latency if route else 0) + latch
+        # a fabric register cuts valid; ready where the route's buffer or the
+        # store latch registers it
+        ready_cut = latch > 0 or (route is not None and route.ready_registered)
         g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra,
-                                              valid_comb=False, ready_comb=False))
+                                              valid_comb=False,
+                                              ready_comb=e.arc.ready_comb and not ready_cut))
                        if extra else e)
     return g
 
@@ -337,20 +344,24 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
     names = [src.pe or src.name]
     regs: list[str] = []
     total = 0
+    ready = False
     if src.pe and path[1] not in adg.unbuffered:
         total += latency.buffer_latency(latency.OUTPUT_BUFFER_SLOTS)
         regs.append(f"{src.pe} out")
+        ready = True
     for k in range(1, len(path), 2):
         hw = nodes[ports[path[k]].node]
         names.append(hw.pe or hw.name)
         if path[k] in adg.registered:
             total += latency.buffer_latency(latency.LINK_BUFFER_SLOTS)
             regs.append(f"{names[-1]} link")
+            ready = True
         if hw.kind == "fifo" and hw.name not in bypassed:
-            fifo = view.node(hw.name)
-            total += latency.buffer_latency(fs.int_param(fifo.definition, "depth", 1) or 1)
+            depth = fs.int_param(view.node(hw.name).definition, "depth", 1) or 1
+            total += latency.buffer_latency(depth)
             regs.append(hw.name)
-    return RouteTiming(channel, total, tuple(names), tuple(regs))
+            ready = ready or depth > 1
+    return RouteTiming(channel, total, tuple(names), tuple(regs), ready)
 
 
 __all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "throughput"]
