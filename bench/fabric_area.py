@@ -40,7 +40,6 @@ from pathlib import Path
 
 from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
-from loom.fabric.rtl.modules import component
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.rtl.gates import synthesize
 from loom.sim.runner import file_lock
@@ -111,12 +110,10 @@ def fabric_area(name: str, rtl: FabricRtl, synth: Synth, top: bool = True) -> Pr
     where.mkdir(parents=True, exist_ok=True)
     for m in rtl.modules:
         (where / f"{m.name}.sv").write_text(m.text)
-    sliced = {s.name: s for s in rtl.layout.slices}
     children: dict[str, tuple[str, list[str]]] = {}   # module -> (label, files)
     counts: dict[str, int] = {}
-    for node in rtl.view.nodes:
-        comp = component(node, sliced.get(node.name))
-        children.setdefault(comp.module, (f"{node.kind} {node.name}",
+    for name, comp in rtl.components:
+        children.setdefault(comp.module, (f"{rtl.view.node(name).kind} {name}",
                                           [f"{m.name}.sv" for m in comp.files]))
         counts[comp.module] = counts.get(comp.module, 0) + 1
     seconds, own = 0.0, None

@@ -11,7 +11,6 @@ import pytest
 
 from tb.fabric_runner import load_adg
 from loom.fabric.presets import preset
-from loom.fabric.rtl.modules import component
 from loom.fabric.rtl.top import fabric_rtl
 from loom.rtl.gates import synthesize
 from loom.fabric.adg_view import adg_view
@@ -34,11 +33,9 @@ module {
 
 def _graph_counts(rtl) -> dict[str, int]:
     """Instances per component module, from the fabric graph (not from Yosys)."""
-    sliced = {s.name: s for s in rtl.layout.slices}
     counts: dict[str, int] = {}
-    for node in rtl.view.nodes:
-        module = component(node, sliced.get(node.name)).module
-        counts[module] = counts.get(module, 0) + 1
+    for _, comp in rtl.components:
+        counts[comp.module] = counts.get(comp.module, 0) + 1
     return counts
 
 

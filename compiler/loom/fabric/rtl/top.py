@@ -110,6 +110,8 @@ class FabricRtl:
     master: tuple[tuple[str, str, int], ...] = ()
     """(direction, top port, bits) of every extmemory's master port, body order:
     `<instance>_mem_req_*`, `_mem_resp_*`, `_mem_idle`."""
+    components: tuple[tuple[str, Component], ...] = ()
+    """(graph node name, its module) in body order: what the top instantiates."""
 
     @property
     def config_store(self) -> str:
@@ -150,7 +152,8 @@ def fabric_rtl(graph: AdgView, name: str) -> FabricRtl:
         modules.setdefault(m.name, m)
     modules[top] = render_fabric("fabric_top", top, dict(module=graph.name),
                                  f"fabric.module @{graph.name}", **text)
-    return FabricRtl(top, tuple(modules.values()), layout, graph, master_ports(comps))
+    return FabricRtl(top, tuple(modules.values()), layout, graph, master_ports(comps),
+                     tuple((node.name, comp) for node, comp in comps))
 
 
 def master_ports(comps: list) -> tuple[tuple[str, str, int], ...]:
