@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from xdsl.dialects.builtin import ModuleOp
+
 from loom.diagnostics import Location, LoomError
 from loom.fabric.adg_view import AdgView, adg_view
 from loom.fabric.presets import parse_preset, preset
@@ -32,22 +34,12 @@ def adg_stem(path: Path) -> str:
     return path.name.removesuffix(".mlir").removesuffix(".fabric")
 
 
-def resolve_adg(target: str, out_dir: Path) -> tuple[Path, str]:
-    """(ADG file, ADG name) of a file path or a preset name (written to
-    `out_dir/<preset>.fabric.mlir`)."""
-    path = Path(target)
-    if path.suffix == ".mlir" or path.exists():
-        if not path.exists():
-            raise LoomError(f"no such ADG file '{target}'", Location(target))
-        return path, adg_stem(path)
-    parse_preset(target)   # one-line error for an unknown preset
-    mlir, _ = preset(target).write(out_dir, target)
-    return mlir, target
-
-
 def read_adg(path: Path, name: str) -> Adg:
     """Parse and verify the ADG file `path` once; errors name the file."""
-    module = load_module(path)
+    return _adg(name, path, load_module(path))
+
+
+def _adg(name: str, path: Path, module: ModuleOp) -> Adg:
     try:
         return Adg(name, path, adg_view(module))
     except LoomError as err:
@@ -55,9 +47,16 @@ def read_adg(path: Path, name: str) -> Adg:
 
 
 def load_adg(target: str, out_dir: Path) -> Adg:
-    """The ADG of a file path or a preset name."""
-    path, name = resolve_adg(target, out_dir)
-    return read_adg(path, name)
+    """The ADG of a file path or a preset name (written to
+    `out_dir/<preset>.fabric.mlir`; the module written is the one read)."""
+    path = Path(target)
+    if path.suffix == ".mlir" or path.exists():
+        if not path.exists():
+            raise LoomError(f"no such ADG file '{target}'", Location(target))
+        return read_adg(path, adg_stem(path))
+    parse_preset(target)   # one-line error for an unknown preset
+    module, mlir, _ = preset(target).write_module(out_dir, target)
+    return _adg(target, mlir, module)
 
 
-__all__ = ["Adg", "adg_stem", "load_adg", "read_adg", "resolve_adg"]
+__all__ = ["Adg", "adg_stem", "load_adg", "read_adg"]

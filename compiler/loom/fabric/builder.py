@@ -339,6 +339,13 @@ class AdgBuilder:
 
     def write(self, out_dir: str | Path, stem: str | None = None) -> tuple[Path, Path]:
         """Write `<stem>.fabric.mlir` and its `<stem>.fabric.viz.json` sidecar."""
+        _, mlir_path, viz_path = self.write_module(out_dir, stem)
+        return mlir_path, viz_path
+
+    def write_module(self, out_dir: str | Path,
+                     stem: str | None = None) -> tuple[ModuleOp, Path, Path]:
+        """`write`, and the verified module the file holds (parsing the file
+        back would cost as much again: a second of an 8x8 `-f` preset)."""
         from loom.ir import parse, verify_module
         out = Path(out_dir)
         stem = stem or self.name
@@ -352,7 +359,7 @@ class AdgBuilder:
             viz_path.write_text(json.dumps(viz_document(self), indent=2) + "\n")
         except OSError as err:
             raise LoomError(f"cannot write the ADG: {err}", Location(str(out))) from err
-        return mlir_path, viz_path
+        return parsed.module, mlir_path, viz_path
 
 
 def _show(ref: PortRef) -> str:
