@@ -19,6 +19,8 @@ from loom.sim.profiles import SEED_RULE
 MAP_ROUNDS = 11
 """The mapper's default round budget as the help says it (loom.mapper.mapping.ROUNDS,
 not imported here: the parser stays light; a test keeps the two equal)."""
+MAP_TUNE_ROUNDS = 4
+"""The throughput rounds after a fit (loom.mapper.mapping.TUNE_ROUNDS, likewise)."""
 
 # --- the ranges of the numeric arguments -------------------------------------------
 # Every number on the command line goes through one of the types below, so a
@@ -344,7 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "placement's, "
                         "then repairs that re-place around the crowded switches; more rounds "
                         "fit more kernels at more time, and a kernel that fits in fewer maps "
-                        "the same")
+                        f"the same; once it fits, up to {MAP_TUNE_ROUNDS} throughput rounds more re-place its "
+                        "critical recurrences")
     _add_progress(p, "the routing round, annealing moves and routed nets")
     p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",

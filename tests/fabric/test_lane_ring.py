@@ -115,8 +115,24 @@ def test_a_side_preset_puts_each_lane_on_a_switch_of_its_own_with_one_free_besid
     assert len(at) == 4   # requests and responses of a lane on one switch
     for (m, _, _), (r, c) in at.items():
         assert c == (0 if m == "extmem_0" else 8) and 0 < r < 8
-    rows = sorted(r for (m, _, _), (r, _) in at.items() if m == "extmem_0")
-    assert rows[1] - rows[0] >= 2
+    for memory in ("extmem_0", "extmem_1"):
+        rows = sorted(r for (m, _, _), (r, _) in at.items() if m == memory)
+        # one free switch between, no more (a recurrence through both lanes
+        # pays a link register a row), and as far from the corners as that allows
+        assert rows == [3, 5], (memory, rows)
+
+
+def test_a_store_lane_sits_two_switches_from_the_load_lane_of_its_number():
+    # chess-8x8-ext2x2: each memory has load lanes 0 and 1 and store lane 0,
+    # tagged; a loop that loads and stores one array uses lane 0 of each
+    groups = _groups_by_switch(flatten(adg_view(preset("chess-8x8-ext2x2").build())))
+    at = {key: _position(sws.pop()) for key, sws in groups.items()}
+    assert len(at) == 6
+    for memory in ("extmem_0", "extmem_1"):
+        st0 = at[(memory, "st", 0)]
+        for k in (0, 1):
+            ld = at[(memory, "ld", k)]
+            assert ld[1] == st0[1] and abs(ld[0] - st0[0]) == 2, (memory, k, ld, st0)
 
 
 def test_a_side_of_more_lanes_than_that_spreads_its_families_along_the_side():

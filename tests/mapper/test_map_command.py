@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from loom.cli import MAP_ROUNDS, main
+from loom.cli import MAP_ROUNDS, MAP_TUNE_ROUNDS, main
 from loom.fabric.config_layout import fabric_layout
 from loom.ir import load_module
 from loom.mapper.config_files import read_config_bin
-from loom.mapper.mapping import ROUNDS
+from loom.mapper.mapping import ROUNDS, TUNE_ROUNDS
 from loom.fabric.adg_view import adg_view
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
 
@@ -194,6 +194,7 @@ machine: minmax 25 s in round 7, trisolv 60 s in round 11)."""
 
 def test_the_help_names_the_mappers_round_budget():
     assert MAP_ROUNDS == ROUNDS
+    assert MAP_TUNE_ROUNDS == TUNE_ROUNDS
 
 
 LONG_REPAIRS_SLOW = {"and_or": 30, "gesummv": 12}

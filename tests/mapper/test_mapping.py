@@ -144,3 +144,24 @@ def test_each_round_reports_its_stage_and_the_tick_changes_nothing(monkeypatch):
     for k in (1, 2, 3):
         assert f"round {k} of at most 3: annealing, move 0 of" in said
         assert f"round {k} of at most 3: routing pass 1 (at most 40), net 1 of" in said
+
+
+def test_throughput_rounds_never_raise_a_loop_bound_and_lower_some(tmp_path, monkeypatch):
+    # the same fit (seed 0) with and without the rounds after it: the loop
+    # bounds (throughput.py's model, largest first) never rise, and fall on
+    # kernels whose critical recurrence the first placement left long
+    from loom.mapper.throughput import throughput
+
+    view = adg_view(preset("chess-8x8-ext2-f").build())
+    lowered = []
+    for kernel in ("dot", "crc32", "zero_trip", "fir"):
+        body = kernel_func(kernel, tmp_path, view.max_join_fanin).regions[0].block
+        bounds = []
+        for rounds in (0, mapping.TUNE_ROUNDS):
+            monkeypatch.setattr(mapping, "TUNE_ROUNDS", rounds)
+            m = map_dfg(body, view, seed=0)
+            assert m.ok and not check(m, view), kernel
+            bounds.append(sorted((lp.ii for lp in throughput(m, view).loops), reverse=True))
+        assert bounds[1] <= bounds[0], (kernel, bounds)
+        lowered += [kernel] if bounds[1] < bounds[0] else []
+    assert lowered, "no kernel's bounds fell"

@@ -146,3 +146,40 @@ def test_a_tagged_lane_is_estimated_to_its_own_bridge_end(tmp_path):
         costs.add(lane)
         placement.chosen[e.src] = None
     assert len(costs) > 1  # the lanes sit at different distances from pe_0_1
+
+
+def test_an_untagged_lane_is_estimated_to_its_own_boundary_switch(tmp_path):
+    # chess-8x8-ext2: an untagged extmemory's load and store lanes are wired
+    # straight to two boundary switches of its side (lane_ring.py); a route
+    # to a lane ends at its switch, so the estimate runs there, not to the
+    # memory's nearest port (dot's load lane was four rows past it)
+    from loom.fabric.presets import preset
+    from loom.mapper.adg_graph import flatten
+    from loom.mapper.bridges import port_links
+    from loom.mapper.placement import Placement, edge_cost, memory_lanes
+
+    module = preset("chess-8x8-ext2").build()
+    view = adg_view(module)
+    func = kernel_func("while_sum", tmp_path)   # loads and stores one array
+    problem = build_problem(dfg_graph(func.regions[0].block), flatten(view), view)
+    sw, adg = problem.sw, problem.adg
+    feeders, _ = port_links(adg)
+    memory = next(n.id for n in sw.nodes if n.kind == "memory" and memory_lanes(n.op) == (1, 1))
+    into = [e for e in sw.edges if e.dst == memory and not e.is_memref]
+    option = problem.options[memory][0]
+    placement = Placement.empty(len(sw.nodes))
+    placement.assign(memory, option)
+    switches = set()
+    for e in into:
+        src = next(o for o in problem.options[e.src] if o.site == "pe:pe_0_1")
+        placement.chosen[e.src] = src
+        port = option.in_port(e.dst_index)
+        assert adg.nodes[adg.ports[port].node].kind == "extmemory"   # no bridge
+        (wire,) = feeders[port]
+        switch = adg.ports[wire].node
+        assert adg.nodes[switch].kind == "spatial_sw"
+        assert edge_cost(problem, placement, e.id) == problem.distances.between(
+            "pe:pe_0_1", f"node:{switch}")
+        switches.add(switch)
+        placement.chosen[e.src] = None
+    assert len(switches) == 2   # the load lane's switch and the store lane's

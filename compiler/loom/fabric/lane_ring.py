@@ -59,11 +59,25 @@ class RingLayout:
 
 
 def lane_groups(m: int, spec: ExtMemorySpec) -> list[LaneGroup]:
+    """A memory's groups: its load lanes, then its store lanes."""
     loads = [LaneGroup(m, (("ld_addr", k),), (("ld_data", k), ("ld_done", k)))
              for k in range(spec.ld)]
     stores = [LaneGroup(m, (("st_addr", k), ("st_data", k)), (("st_done", k),))
               for k in range(spec.st)]
     return loads + stores
+
+
+def paired_groups(m: int, spec: ExtMemorySpec) -> list[LaneGroup]:
+    """A memory's groups, load and store lanes alternating (ld0 st0 ld1 ...):
+    a loop that loads and stores one array uses lane 0 of each, and the
+    recurrence through both crosses the rows between them twice, once
+    against the body order (a link register a row; issue 30). A side's
+    order; around the ring, sha256_block's 64 store lanes so dealt did not
+    route on its 20x20 in the default rounds."""
+    groups = lane_groups(m, spec)
+    loads, stores = groups[:spec.ld], groups[spec.ld:]
+    paired = [g for pair in zip(loads, stores) for g in pair]
+    return paired + loads[len(stores):] + stores[len(loads):]
 
 
 def interleave(per_memory: Sequence[Sequence[LaneGroup]]) -> list[LaneGroup]:
@@ -110,9 +124,12 @@ def ring_layout(rows: int, cols: int, specs: Sequence[ExtMemorySpec], scalar_inp
 def side_layout(rows: int, specs: Sequence[ExtMemorySpec], scalar_inputs: list[int],
                 scalar_outputs: list[int], cols: int) -> RingLayout | None:
     """Memories alternately on the left and right sides (memory 0 left), each
-    side's lane groups (its memories' groups interleaved) spread evenly over
-    that side's switches between the corners, with a free switch between
-    two groups; None when a side has more groups than that allows (the
+    side's lane groups (its memories' groups interleaved) on every other
+    switch of a block centred on the side (corners left out): a free switch
+    between two groups, and no more rows between them than that (a
+    recurrence through two lanes pays a link register per row: while_sum's
+    lanes four rows apart on chess-8x8-ext2-f cost it four cycles an
+    iteration); None when a side has more groups than that allows (the
     preset then spreads the families' ports along the side instead: groups
     on one switch or on neighbours ask those switches for more distinct
     lanes than their fabric links bring: shifts, two memories a side on
@@ -121,12 +138,12 @@ def side_layout(rows: int, specs: Sequence[ExtMemorySpec], scalar_inputs: list[i
     layout = RingLayout({}, {}, scalar_inputs, scalar_outputs)
     inner = list(range(1, rows))
     for side, first in (("left", 0), ("right", 1)):
-        groups = interleave([lane_groups(m, specs[m]) for m in range(first, len(specs), 2)])
+        groups = interleave([paired_groups(m, specs[m]) for m in range(first, len(specs), 2)])
         if 2 * len(groups) > len(inner):
             return None
+        start = (len(inner) - (2 * len(groups) - 1)) // 2
         for i, g in enumerate(groups):
-            at = inner[(2 * i + 1) * len(inner) // (2 * len(groups))]
-            layout.slots[(side, at)] = [g]
+            layout.slots[(side, inner[start + 2 * i])] = [g]
     _count_ports(layout, rows, cols)
     return layout
 
@@ -171,5 +188,5 @@ def assign_ports(layout: RingLayout, ingress: dict[str, list[PortRef]],
     return scalars["top"], scalars["bottom"], requests, responses
 
 
-__all__ = ["LaneGroup", "RingLayout", "assign_ports", "interleave", "lane_groups", "ring_layout",
-           "side_layout"]
+__all__ = ["LaneGroup", "RingLayout", "assign_ports", "interleave", "lane_groups",
+           "paired_groups", "ring_layout", "side_layout"]

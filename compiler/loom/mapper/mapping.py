@@ -11,7 +11,9 @@ first round's placement again, cool, with the wires through the ports
 where the router's nets crowded made longer (sites.py). A repair round can
 end worse than an earlier one: the result is the round that left the least
 to repair, with the placement that round routed (LOOM keeps its best
-checkpoint). A memref edge is bound, not routed: its path is LOOM's
+checkpoint). Once a round fits, throughput rounds re-place around the
+critical recurrences and keep a fit with lower loop bounds (_tune). A
+memref edge is bound, not routed: its path is LOOM's
 synthetic [p, p] on the hardware memref port. A route to or from a tagged
 memory lane ends at the lane's bridge and is continued through it to the
 memory port (bridges.py).
@@ -35,7 +37,7 @@ from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
 from loom.mapper.dfg_graph import DfgGraph, dfg_graph
-from loom.mapper.throughput import recurrence_weights
+from loom.mapper.throughput import FabricTiming, critical_edges, recurrence_weights
 from loom.progress import Tick, quiet
 
 REWEIGHT = 2.0
@@ -47,6 +49,18 @@ cost and a long repair diverges (gesummv on chess-16x16-ext6x6s3: 41 to
 57 shared ports in rounds 1 to 5, 302 by round 40; capped, it fits in
 round 12)."""
 REPAIR_ITERATIONS_PER_NODE = 50
+TUNE_ROUNDS = 4
+"""Throughput rounds after a fit (_tune), beyond the `rounds` budget: they
+only ever keep a mapping that fits."""
+TUNE_REWEIGHT = 2.0
+TUNE_MAX_WEIGHT = 32.0
+"""A critical edge's weight, doubled each throughput round it stays
+critical, up to this: past a one-token recurrence's own weight
+(1 + RECURRENCE_WEIGHT), so that a few registers on it outweigh a longer
+detour of the edges off every recurrence."""
+TUNE_HEAT = 1.0
+"""The cool repair's heat: a throughput round moves the recurrence, not
+the whole placement."""
 
 
 @dataclass(frozen=True)
@@ -232,7 +246,46 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
         if best.ok:
             break
     best.bypassed = bufferize(best, view)
+    return _tune(problem, best, view, search, rng, tick) if best.ok else best
+
+
+def _tune(problem: Problem, fit: Mapping, view: AdgView, search: Searcher,
+          rng: random.Random, tick: Tick) -> Mapping:
+    """Up to TUNE_ROUNDS throughput rounds after a fit: the edges of each
+    critical recurrence that the fabric lengthens past its loop's direct II
+    weigh TUNE_REWEIGHT times more, the best placement so far is annealed
+    again (cool) and routed; a round that fits with lower loop bounds
+    (largest first) becomes the best. The fit's own weights come back
+    afterwards, so the result depends on nothing but the fit and the seed."""
+    timing = FabricTiming.of(fit, view)
+    if not isinstance(timing, FabricTiming):
+        return fit
+    weights = list(problem.weights)
+    best, score = fit, _score(timing, fit)
+    for k in range(1, TUNE_ROUNDS + 1):
+        late = critical_edges(timing.model(best.bypassed), timing)
+        if not late:
+            break
+        for e in late:
+            problem.weights[e] = min(TUNE_MAX_WEIGHT, problem.weights[e] * TUNE_REWEIGHT)
+        ticks = _in_round(tick, fit.rounds + k, fit.rounds + TUNE_ROUNDS)
+        placement = anneal(problem, best.placement.copy(), rng,
+                           REPAIR_ITERATIONS_PER_NODE * max(1, len(problem.placeable)),
+                           heat=TUNE_HEAT, tick=ticks)
+        m, _ = _route_round(problem, placement, search, PASSES, fit.seed, fit.rounds + k, ticks)
+        if not m.ok:
+            continue
+        m.bypassed = bufferize(m, view)
+        if (s := _score(timing, m)) < score:
+            best, score = m, s
+    problem.weights = weights
     return best
+
+
+def _score(timing: FabricTiming, m: Mapping) -> tuple[float, ...]:
+    """A mapping's loop bounds, largest first: what tuning lowers."""
+    model = replace(timing, m=m).model(m.bypassed)
+    return tuple(sorted((float(lp.ii) for lp in model.loops), reverse=True))
 
 
 def _in_round(tick: Tick, index: int, rounds: int) -> Tick:

@@ -199,14 +199,28 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
         bridges = tuple((lane.port, lane.bridge) for f, k in [*operands, *results]
                         if f != "memref" and len((lane := lanes[f][k]).bridge) > 1)
         found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), ins, outs,
-                            bridges=bridges, in_sites=_port_sites(adg, ins),
-                            out_sites=_port_sites(adg, outs)))
+                            bridges=bridges, in_sites=_port_sites(adg, ins, feeders),
+                            out_sites=_port_sites(adg, outs, sinks)))
     return found
 
 
-def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
-    """The site of each (software index, port) in index order."""
-    return tuple(site_of(adg, adg.ports[p].node) for _, p in sorted(ports))
+def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
+                links: dict[int, list[int]]) -> tuple[str, ...]:
+    """The site of each (software index, port) in index order: where a route
+    to or from that lane ends. A bridged lane's port is its add_tag or
+    del_tag's; a memory's own port, the routing node its one wire reaches
+    (the memory as a whole is one site, but its lanes sit on different
+    boundary switches: dot's load lane on chess-8x8-ext2-f is four rows from
+    the memory's nearest port, which the estimate saw as three hops)."""
+    sites = []
+    for _, p in sorted(ports):
+        node = adg.ports[p].node
+        ends = links.get(p, [])
+        if adg.nodes[node].resource_class == "memory" and len(ends) == 1 and \
+                adg.nodes[adg.ports[ends[0]].node].resource_class == "routing":
+            node = adg.ports[ends[0]].node
+        sites.append(site_of(adg, node))
+    return tuple(sites)
 
 
 def _families_in(hw: HwMemory) -> list[str]:

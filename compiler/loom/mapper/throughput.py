@@ -239,6 +239,21 @@ class FabricTiming:
         return combinational_cycles(self.net, _fabric_graph(self.direct, self.routes(bypassed)))
 
 
+def critical_edges(model: Throughput, timing: FabricTiming) -> list[int]:
+    """The DFG edges of every loop's critical recurrence, for the loops the
+    fabric runs slower than their direct RTL, in loop then cycle order."""
+    index = {c.name: c.index for c in timing.net.channels if c.copy_of is None}
+    out: list[int] = []
+    for lp in model.loops:
+        if lp.ii <= lp.direct_ii:
+            continue
+        for name in lp.cycle:
+            e = timing.edges.get(index.get(name, -1))
+            if e is not None and e not in out:
+                out.append(e)
+    return out
+
+
 def _loop_bound(net: Netlist, loop: str, g: ChannelGraph) -> LoopBound | None:
     """The largest bound over the recurrences the loop's two conditions
     decide: raw_will_continue (the carries' conditions) and after_cond (the
@@ -364,4 +379,5 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
     return RouteTiming(channel, total, tuple(names), tuple(regs), ready)
 
 
-__all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "throughput"]
+__all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "critical_edges",
+           "throughput"]
