@@ -36,6 +36,11 @@ Columns:
   f.build    seconds of the fabric's Verilator build (0: cached; the first
              kernel on a preset pays it), f.sim the fabric run's simulation
 
+Under the table, each row above LIMIT names its slowest loop against the
+direct RTL, that loop's bound, and where the fabric's cycles on its
+critical recurrence are (link registers of backward switch hops, fifos kept
+as registers, PE output buffers, a memory's store latch).
+
 Area of the preset, with `--area` only: bench/fabric_area.py's total
 (its hierarchical Yosys runs, cached under gen/bench/fabric_area/: the
 top's own logic plus each component times its instances); slow the first
@@ -101,6 +106,8 @@ class FabricRun:
     direct_ii: float | None
     bound: int
     predicted: int
+    limit: str = ""
+    """What holds the slowest loop (throughput.LoopThroughput.limit)."""
 
 
 @dataclass
@@ -113,6 +120,10 @@ class Row:
     @property
     def ok(self) -> bool:
         return self.fabric.run.ok and self.direct.ok
+
+
+LIMIT = 1.5
+"""Issue 30's target for kernel / direct: rows above it say what stops them."""
 
 
 def _log(msg: str) -> None:
@@ -135,7 +146,8 @@ def fabric_run(kernel: str, adg: str) -> FabricRun:
                          r["seconds"]["simulate"], r["problems"]),
                      len(s.words), map_seconds, r["config_cycles"] or 0, r["kernel_cycles"] or 0,
                      r["throughput"]["expected_ii"], float(direct_ii),
-                     r["throughput"]["bound_cycles"], r["throughput"]["predicted_cycles"])
+                     r["throughput"]["bound_cycles"], r["throughput"]["predicted_cycles"],
+                     model.slowest().limit() if model.loops else "")
 
 
 def direct_run(kernel: str) -> Run:
@@ -192,6 +204,12 @@ def print_table(rows: list[Row], areas: dict[str, str]) -> None:
     if ratios:
         print(f"kernel / direct: geometric mean {math.prod(ratios) ** (1 / len(ratios)):.2f}, "
               f"largest {max(ratios):.2f}, over {len(ratios)} passing kernel(s)")
+    slow = [r for r in rows if r.direct.cycles and r.fabric.kernel_cycles > LIMIT * r.direct.cycles]
+    if slow:
+        print(f"rows above {LIMIT}: the loop that holds each back, at its model bound, and the "
+              "fabric registers on its critical recurrence")
+    for r in slow:
+        print(f"  {r.kernel}: {r.fabric.limit}")
     for adg, area in areas.items():
         print(f"area of {adg}: {area}")
     for r in rows:

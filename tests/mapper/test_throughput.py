@@ -100,3 +100,21 @@ def test_a_branch_recurrence_is_left_out_of_the_bound(tmp_path):
         turns_each_iteration = max(on_cycle) - min(on_cycle) <= len(loops[lp.loop])
         alone = Throughput((lp,)).min_cycles(counts, loops)
         assert turns_each_iteration or alone == 0
+
+
+def test_the_slowest_loop_and_what_holds_it_are_read_off_its_routes():
+    # hand case: loop a runs at 2 against a direct 1, loop b at 6 against 4;
+    # a is the slower against its direct RTL; its critical recurrence passes
+    # a PE's output buffer, two backward switch hops and a kept fifo
+    from loom.mapper.throughput import RouteTiming
+
+    routes = (RouteTiming("x", 2, ("pe_0_0", "sw_1_1", "pe_1_1"), ("pe_0_0 out", "sw_1_1 link")),
+              RouteTiming("y", 2, ("pe_1_1", "sw_0_1", "pe_0_0"), ("sw_0_1 link", "pe_0_0_in1")))
+    a = LoopThroughput("a", Fraction(2), Fraction(1), 6, 3, ("x", "y"), routes)
+    b = LoopThroughput("b", Fraction(6), Fraction(4), 6, 1, ("z",), ())
+    assert Throughput((b, a)).slowest() is a
+    assert a.limit() == ("loop a: expected II 2 (direct RTL 1); 4 of its critical recurrence's "
+                         "6 cycle(s) / 3 token(s) on fabric registers (1 PE output buffer(s): "
+                         "pe_0_0; 2 link register(s): sw_1_1, sw_0_1; 1 fifo(s): pe_0_0_in1)")
+    assert b.limit().endswith("0 of its critical recurrence's 6 cycle(s) / 1 token(s) on fabric "
+                              "registers")

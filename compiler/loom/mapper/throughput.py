@@ -102,6 +102,22 @@ class LoopThroughput:
                 f" critical recurrence {self.latency} cycle(s) / {self.tokens} token(s): "
                 + " > ".join(self.cycle))
 
+    def limit(self) -> str:
+        """One line: the loop's bound beside its direct one, and the fabric's
+        registers on its critical recurrence by kind."""
+        kinds: dict[str, list[str]] = {}
+        for route in self.routes:
+            for reg in route.registers:
+                node, _, what = reg.partition(" ")
+                kind = {"link": "link register", "out": "PE output buffer"}.get(what, what or "fifo")
+                kinds.setdefault(kind, []).append(node)
+        regs = "; ".join(f"{len(nodes)} {kind}(s): {', '.join(nodes)}"
+                         for kind, nodes in kinds.items())
+        cycles = sum(r.latency for r in self.routes)
+        return (f"loop {self.loop}: expected II {_fmt(self.ii)} (direct RTL {_fmt(self.direct_ii)}); "
+                f"{cycles} of its critical recurrence's {self.latency} cycle(s) / {self.tokens} "
+                f"token(s) on fabric registers" + (f" ({regs})" if regs else ""))
+
     def row(self) -> dict:
         """map.json's entry."""
         return {"loop": self.loop, "expected_ii": _num(self.ii),
@@ -127,6 +143,10 @@ class Throughput:
     unavailable: str | None = None
     """Why there is no model (an op without a timing model, a memory
     without a static shape): the map is written all the same."""
+
+    def slowest(self) -> LoopThroughput:
+        """The loop the fabric slows most against its direct RTL (the first of equals)."""
+        return max(self.loops, key=lambda lp: lp.ii / max(lp.direct_ii, Fraction(1, 10**6)))
 
     @property
     def expected_ii(self) -> Bound:
