@@ -77,6 +77,8 @@ def test_chess_2x2_synthesizes_whole(tmp_path):
 
 
 @pytest.mark.slow   # 3 minutes each, 5 for 16x16 (its top; bench/README.md)
-@pytest.mark.parametrize("name", ["chess-4x4", "chess-8x8", "chess-16x16"])
+@pytest.mark.parametrize("name", ["chess-4x4", "chess-8x8", "chess-16x16",
+                                  # PEs whose outputs leave through bypassable fifos
+                                  "chess-2x2-ext1-f"])
 def test_larger_presets_synthesize_whole(tmp_path, name):
     _check_preset(tmp_path, name)
