@@ -24,6 +24,7 @@ import test_fabric_spatial_sw
 import test_fabric_tags
 import test_fabric_temporal_sw
 from loom.fabric.adg_view import adg_view
+from loom.dialects import fabric_syntax as fs
 
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
                   "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
@@ -273,3 +274,53 @@ def test_a_pe_output_into_a_fifo_leaves_without_its_own_buffer():
     assert all(re.search(r"\bout_buf3 \(", t) and "UNOPTFLAT" not in t for t in plain)
     assert not any("out_buf" in t for t in direct)
     assert all("lint_off UNOPTFLAT" in t for t in direct)
+
+
+def test_a_f_preset_links_its_switches_backward_through_bypassable_fifos(tmp_path):
+    # `-f`: the link a hop buffer would register (backward in body order) is
+    # a bypassable fifo of the hop buffer's slots instead, so the mapper can
+    # bypass it where the ring keeps another register; the direct links
+    # left form no ring, so every ring of switches still passes a fifo
+    from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS
+
+    name = "chess-4x4-ext2-f"
+    arts = write_fabric_rtl(adg_file.load_adg(name, tmp_path), tmp_path)
+    graph = arts.rtl.view
+    assert graph.switch_rings and not adg_view(preset("chess-4x4-ext2").build()).switch_rings
+    assert not re.search(r"_hop\d+ \(", arts.top_file.read_text())   # no hop buffer
+    producer = {id(r): n for n in graph.nodes for r in n.outputs}
+    direct: dict[str, list[str]] = {}
+    through: set[tuple[str, str]] = set()
+    for n in graph.nodes:
+        if n.kind != "spatial_sw":
+            continue
+        for v in n.inputs:
+            src = producer.get(id(v))
+            if src is not None and src.kind == "spatial_sw":
+                direct.setdefault(src.name, []).append(n.name)
+            elif src is not None and src.kind == "fifo" and \
+                    (up := producer.get(id(src.inputs[0]))) is not None and up.kind == "spatial_sw":
+                assert "bypassable" in src.definition.attributes
+                assert fs.int_param(src.definition, "depth", 0) == LINK_BUFFER_SLOTS
+                through.add((up.name, n.name))
+    pairs = {(a, b) for a, bs in direct.items() for b in bs}
+    assert through and {(b, a) for a, b in through} == pairs   # one way direct, one way a fifo
+    done: set[str] = set()
+
+    def acyclic_from(node: str, stack: frozenset[str]) -> bool:
+        if node in stack:
+            return False
+        if node not in done:
+            if not all(acyclic_from(nxt, stack | {node}) for nxt in direct.get(node, [])):
+                return False
+            done.add(node)
+        return True
+
+    assert all(acyclic_from(n, frozenset()) for n in list(direct))
+    # the switches and the top on those rings carry the UNOPTFLAT waiver, the plain ones not
+    rtl = arts.rtl
+    switches = [m.text for m in rtl.modules if m.name.startswith("loom_fabric_spatial_sw_")]
+    assert switches and all("lint_off UNOPTFLAT" in t for t in switches)
+    assert "lint_off UNOPTFLAT" in arts.top_file.read_text()
+    plain = fabric_rtl(adg_view(preset("chess-4x4-ext2").build()), "chess-4x4-ext2")
+    assert not any("UNOPTFLAT" in m.text for m in plain.modules)

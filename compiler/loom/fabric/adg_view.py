@@ -206,6 +206,23 @@ class AdgView:
             return "hop"
         return "lane" if src.kind == "del_tag" else None
 
+    @property
+    def switch_rings(self) -> bool:
+        """Whether a bypassable fifo links two switches (a `-f` preset's
+        backward links): bypassed, it leaves a ring of switches without a
+        structural register, which the mapper's bufferization keeps on every
+        ring a configuration uses (design.md section 9)."""
+        for fifo in self.of_kind("fifo"):
+            if "bypassable" not in fifo.definition.attributes:
+                continue
+            src = fifo.inputs[0]
+            feeder = self.node_of(src.op) if isinstance(src, OpResult) else None
+            if feeder is not None and feeder.kind == "spatial_sw" and any(
+                    name and self.node(name).kind == "spatial_sw"
+                    for name, _ in self.consumers(fifo.outputs[0])):
+                return True
+        return False
+
     def output_buffered(self, node: ViewNode, k: int) -> bool:
         """Whether PE output `k` leaves through the PE's own two-slot buffer
         (design.md section 9): it does unless its one consumer is a

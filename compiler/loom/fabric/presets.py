@@ -11,7 +11,8 @@ ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
 `-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
 limit; more lanes make a tree, fabric/memory_bridge.py); last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
-buffer and a deeper one on every PE input link (the mapper bypasses all it
+buffer, a deeper one on every PE input link, and one on every backward
+switch link in place of its link buffer (the mapper bypasses all it
 can: mapper/bufferization.py).
 Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
 builds any other size, track or memory count of the same grammar within its
@@ -125,7 +126,7 @@ from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, bi
 from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
-from loom.fabric.rtl.latency import OUTPUT_BUFFER_SLOTS
+from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS, OUTPUT_BUFFER_SLOTS
 from loom.rtl.units import divider_latency
 
 WIDTH = 64
@@ -305,8 +306,9 @@ class ChessPreset:
     pe_fifos: bool = False
     """Bypassable fabric.fifo nodes on every PE link (`-f`): two slots on
     each output, in place of the PE's own output buffer, and INPUT_FIFO_DEPTH
-    on each input; the mapper keeps buffered the ones a ring needs and
-    bypasses the rest (mapper/bufferization.py)."""
+    on each input; and two on each switch link's backward direction, in
+    place of its link buffer; the mapper keeps buffered the ones a ring
+    needs and bypasses the rest (mapper/bufferization.py)."""
 
     @property
     def name(self) -> str:
@@ -327,7 +329,7 @@ class ChessPreset:
         if self.bridge_fanin != MAX_SWITCH_PORTS:
             tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
         if self.pe_fifos:
-            tracks += ", bypassable fifos on every PE output and input"
+            tracks += ", bypassable fifos on every PE output and input and backward switch link"
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, "
                 f"{', '.join(mems) or 'no memory'}")
@@ -471,9 +473,9 @@ Boundary = tuple[list[PortRef], list[PortRef], list[list[PortRef]], list[list[Po
 """Scalar input ports, scalar output ports, each memory's request and response ports."""
 
 
-def _fifo_depths(p: ChessPreset) -> tuple[int, int]:
-    """The PE output and input fifos' depths (`-f`; 0: none)."""
-    return (OUTPUT_BUFFER_SLOTS, INPUT_FIFO_DEPTH) if p.pe_fifos else (0, 0)
+def _fifo_depths(p: ChessPreset) -> tuple[int, int, int]:
+    """The PE output, PE input and backward switch link fifos' depths (`-f`; 0: none)."""
+    return (OUTPUT_BUFFER_SLOTS, INPUT_FIFO_DEPTH, LINK_BUFFER_SLOTS) if p.pe_fifos else (0, 0, 0)
 
 
 def _side_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) -> Boundary:

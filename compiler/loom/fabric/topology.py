@@ -172,12 +172,14 @@ CHESS_STEP = 520.0
 
 def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
                sides: dict[str, SidePorts] | None = None, tracks: int = 1,
-               fifo_depths: tuple[int, int] = (0, 0)) -> MeshResult:
+               fifo_depths: tuple[int, int, int] = (0, 0, 0)) -> MeshResult:
     """LOOM's buildChessMesh; `sides` adds boundary ports per side switch,
     `tracks` the links each way between neighbouring switches and
-    `fifo_depths` (output, input), where set, a bypassable fabric.fifo of
-    that depth on every PE output link (`<pe>_out<k>`) and every PE input
-    link (`<pe>_in<k>`)."""
+    `fifo_depths` (output, input, backward), where set, a bypassable
+    fabric.fifo of that depth on every PE output link (`<pe>_out<k>`), every
+    PE input link (`<pe>_in<k>`) and every switch link that goes backward
+    in body order (`<from>_to_<to>[_<track>]`: then no ring of switches has
+    a structural register, AdgView.link_buffer finding no backward link)."""
     grid, width = _grid_pes(rows, cols, select, "chess mesh", 4)
     if tracks < 1:
         raise LoomError("chess mesh: needs at least one track between neighbouring switches")
@@ -202,20 +204,26 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
             result.pes[r][c] = name
     ports = _Ports()
 
-    def link(a: tuple[int, int], z: tuple[int, int]) -> None:
+    def link(a: tuple[int, int], z: tuple[int, int], t: int) -> None:
         pa, pz = ports.both(a), ports.both(z)
         sa, sz = result.switches[a[0]][a[1]], result.switches[z[0]][z[1]]
         b.connect(PortRef(sa, pa), PortRef(sz, pz))
-        b.connect(PortRef(sz, pz), PortRef(sa, pa))
+        back = PortRef(sz, pz)
+        if fifo_depths[2]:   # z -> a goes backward in body order
+            fifo = b.fifo(f"{sz}_to_{sa}" + (f"_{t}" if tracks > 1 else ""),
+                          f"!fabric.bits<{width}>", fifo_depths[2], bypassable=True)
+            b.connect(back, PortRef(fifo.name, 0))
+            back = PortRef(fifo.name, 0)
+        b.connect(back, PortRef(sa, pa))
 
     for r in range(sr):
         for c in range(cols):
-            for _ in range(tracks):
-                link((r, c), (r, c + 1))
+            for t in range(tracks):
+                link((r, c), (r, c + 1), t)
     for r in range(rows):
         for c in range(sc):
-            for _ in range(tracks):
-                link((r, c), (r + 1, c))
+            for t in range(tracks):
+                link((r, c), (r + 1, c), t)
     for r in range(rows):
         for c in range(cols):
             for k, at in enumerate(((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))):

@@ -92,7 +92,7 @@ def lane_width(node: ViewNode) -> int:
     return max(_widths(node))
 
 
-def _spatial_sw(node: ViewNode, s: Slice | None) -> Component:
+def _spatial_sw(node: ViewNode, s: Slice | None, comb_rings: bool = False) -> Component:
     w_in, w_out = _widths(node)
     w = max(w_in, w_out)
     n_in, n_out = len(node.in_types), len(node.out_types)
@@ -100,9 +100,11 @@ def _spatial_sw(node: ViewNode, s: Slice | None) -> Component:
     routes = [(o, i, offs[route_field(o, i)][0]) for o, i in node.connectivity()]
     bits = s.bits if s is not None else 0
     params = dict(n_in=n_in, n_out=n_out, w=w, routes=routes)
-    name = f"loom_fabric_spatial_sw_i{n_in}_o{n_out}_w{w}_{digest(routes)}"
+    key = (routes, "comb_rings") if comb_rings else routes   # other names stay as they were
+    name = f"loom_fabric_spatial_sw_i{n_in}_o{n_out}_w{w}_{digest(key)}"
     mod = render_fabric("fabric_spatial_sw", name, params, f"fabric.spatial_sw {node.name}",
-                        n_in=n_in, n_out=n_out, w=w, routes=routes, cfg_bits=bits)
+                        n_in=n_in, n_out=n_out, w=w, routes=routes, cfg_bits=bits,
+                        comb_rings=comb_rings)
     return Component(name, n_in, w, n_out, w, bits, True, (mod,))
 
 
@@ -247,11 +249,16 @@ _KINDS = {
 }
 
 
-def component(node: ViewNode, s: Slice | None, buffered: tuple[bool, ...] = ()) -> Component:
+def component(node: ViewNode, s: Slice | None, buffered: tuple[bool, ...] = (),
+              comb_rings: bool = False) -> Component:
     """The module of one graph node configured by slice `s` (None: no config
     bits); `buffered`, for a spatial PE, whether each output leaves through
-    the PE's own buffer (AdgView.output_buffered; default all)."""
+    the PE's own buffer (AdgView.output_buffered; default all); `comb_rings`,
+    for a switch, whether it sits on rings without a structural register
+    (AdgView.switch_rings)."""
     make = _KINDS.get(node.kind)
     if make is None:
         raise LoomError(f"fabric.{node.kind} '{node.name}': no fabric RTL for this component yet")
-    return _spatial_pe(node, s, buffered) if node.kind == "spatial_pe" else make(node, s)
+    if node.kind == "spatial_pe":
+        return _spatial_pe(node, s, buffered)
+    return _spatial_sw(node, s, comb_rings) if node.kind == "spatial_sw" else make(node, s)

@@ -137,7 +137,9 @@ def fabric_rtl(graph: AdgView, name: str) -> FabricRtl:
     check_buildable(graph)
     layout = fabric_layout(graph)
     sliced = {s.name: s for s in layout.slices}
-    comps = [(n, component(n, sliced.get(n.name), _buffered(graph, n))) for n in graph.nodes]
+    rings = graph.switch_rings
+    comps = [(n, component(n, sliced.get(n.name), _buffered(graph, n), rings))
+             for n in graph.nodes]
     modules: dict[str, Module] = {}
     for _, comp in comps:
         for m in comp.files:
@@ -193,7 +195,7 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
                                   w.adapt(Ref(f"{src}_data"), widths[id(v)], width)))
     w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
     return dict(ports_in=ports_in, ports_out=ports_out, master=master_ports(comps), store=store,
-                words=layout.word_count, channels=w.channels, args=w.args,
+                words=layout.word_count, comb_rings=graph.switch_rings, channels=w.channels, args=w.args,
                 instances=w.instances, results=w.results,
                 unused=w.unused), list(w.modules.values())
 
