@@ -95,6 +95,8 @@ class LoopThroughput:
     """The critical recurrence's channels."""
     routes: tuple[RouteTiming, ...]
     """The routes of its channels that hold a register (in the cycle's order)."""
+    latches: int = 0
+    """The memory store latches it passes (latency.STORE_LATCH_LATENCY each)."""
 
     def line(self) -> str:
         """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
@@ -104,7 +106,8 @@ class LoopThroughput:
 
     def limit(self) -> str:
         """One line: the loop's bound beside its direct one, and the fabric's
-        registers on its critical recurrence by kind."""
+        registers on its critical recurrence by kind (a memory's store latch
+        among them)."""
         kinds: dict[str, list[str]] = {}
         for route in self.routes:
             for reg in route.registers:
@@ -113,7 +116,9 @@ class LoopThroughput:
                 kinds.setdefault(kind, []).append(node)
         regs = "; ".join(f"{len(nodes)} {kind}(s): {', '.join(nodes)}"
                          for kind, nodes in kinds.items())
-        cycles = sum(r.latency for r in self.routes)
+        if self.latches:
+            regs += ("; " if regs else "") + f"{self.latches} memory store latch(es)"
+        cycles = sum(r.latency for r in self.routes) + self.latches * latency.STORE_LATCH_LATENCY
         return (f"loop {self.loop}: expected II {_fmt(self.ii)} (direct RTL {_fmt(self.direct_ii)}); "
                 f"{cycles} of its critical recurrence's {self.latency} cycle(s) / {self.tokens} "
                 f"token(s) on fabric registers" + (f" ({regs})" if regs else ""))
@@ -294,8 +299,15 @@ def _loop(name: str, bound: LoopBound, plain: LoopBound | None, g: ChannelGraph,
     by_name = {c.name: c.index for c in g.net.channels if c.copy_of is None}
     crossed = tuple(routes[by_name[c]] for c in bound.cycle
                     if c in by_name and by_name[c] in routes and routes[by_name[c]].latency)
+    latches = sum(1 for c in bound.cycle if c in by_name and _into_store(g.net.channels[by_name[c]]))
     return LoopThroughput(name, bound.value, plain.value if plain else Fraction(0),
-                          bound.latency, bound.tokens, tuple(bound.cycle), crossed)
+                          bound.latency, bound.tokens, tuple(bound.cycle), crossed, latches)
+
+
+def _into_store(ch: Channel) -> bool:
+    """Whether `ch` is a store's request into a memory (its store latch is the fabric's)."""
+    return ch.sink is not None and ch.sink[0].spec.family in ("memory", "extmemory") \
+        and ch.sink[1].startswith("st_")
 
 
 # ---------------------------------------------------------------- the fabric's graph
