@@ -165,3 +165,30 @@ def test_throughput_rounds_never_raise_a_loop_bound_and_lower_some(tmp_path, mon
         assert bounds[1] <= bounds[0], (kernel, bounds)
         lowered += [kernel] if bounds[1] < bounds[0] else []
     assert lowered, "no kernel's bounds fell"
+
+
+def test_each_throughput_round_reweighs_the_best_mappings_critical_edges(tmp_path, monkeypatch):
+    # dot on chess-8x8-ext2 at seed 0: a throughput round lowers its bound
+    # (test above); the rounds after it must weigh that mapping's critical
+    # recurrence, not the fit's
+    view = adg_view(preset("chess-8x8-ext2").build())
+    body = kernel_func("dot", tmp_path, view.max_join_fanin).regions[0].block
+    seen: list[int] = []
+    built = mapping._model
+
+    def spy(timing, m):
+        model = built(timing, m)
+        model_of[id(model)] = m
+        return model
+
+    def critical(model, timing):
+        seen.append(model_of[id(model)].rounds)
+        return real(model, timing)
+
+    model_of: dict[int, mapping.Mapping] = {}
+    real = mapping.critical_edges
+    monkeypatch.setattr(mapping, "_model", spy)
+    monkeypatch.setattr(mapping, "critical_edges", critical)
+    m = map_dfg(body, view, seed=0)
+    assert seen[0] == 1 and m.rounds > 1   # the fit's first, then a better round's
+    assert m.rounds in seen[1:]

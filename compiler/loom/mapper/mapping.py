@@ -37,7 +37,7 @@ from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
 from loom.mapper.dfg_graph import DfgGraph, dfg_graph
-from loom.mapper.throughput import FabricTiming, critical_edges, recurrence_weights
+from loom.mapper.throughput import FabricTiming, Throughput, critical_edges, recurrence_weights
 from loom.progress import Tick, quiet
 
 REWEIGHT = 2.0
@@ -268,7 +268,7 @@ def _tune(problem: Problem, fit: Mapping, view: AdgView, search: Searcher,
     weights = list(problem.weights)
     best, score = fit, _score(timing, fit)
     for k in range(1, TUNE_ROUNDS + 1):
-        late = critical_edges(timing.model(best.bypassed), timing)
+        late = critical_edges(_model(timing, best), timing)
         if not late:
             break
         for e in late:
@@ -287,10 +287,14 @@ def _tune(problem: Problem, fit: Mapping, view: AdgView, search: Searcher,
     return best
 
 
+def _model(timing: FabricTiming, m: Mapping) -> Throughput:
+    """The model of `m` (`timing` read the DFG once, for the fit)."""
+    return replace(timing, m=m).model(m.bypassed)
+
+
 def _score(timing: FabricTiming, m: Mapping) -> tuple[float, ...]:
     """A mapping's loop bounds, largest first: what tuning lowers."""
-    model = replace(timing, m=m).model(m.bypassed)
-    return tuple(sorted((float(lp.ii) for lp in model.loops), reverse=True))
+    return tuple(sorted((float(lp.ii) for lp in _model(timing, m).loops), reverse=True))
 
 
 def _in_round(tick: Tick, index: int, rounds: int) -> Tick:
