@@ -346,8 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "placement's, "
                         "then repairs that re-place around the crowded switches; more rounds "
                         "fit more kernels at more time, and a kernel that fits in fewer maps "
-                        f"the same; once it fits, up to {MAP_TUNE_ROUNDS} throughput rounds more re-place its "
-                        "critical recurrences")
+                        f"the same; once it fits, up to {MAP_TUNE_ROUNDS} throughput rounds "
+                        "more re-place its critical recurrences")
     _add_progress(p, "the routing round, annealing moves and routed nets")
     p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",

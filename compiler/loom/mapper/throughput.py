@@ -320,8 +320,7 @@ def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> Chann
     for e in direct.edges:
         route = routes.get(e.src)
         latch = latency.STORE_LATCH_LATENCY if (
-            e.inst.spec.family in ("memory", "extmemory") and e.arc.flow
-            and e.arc.src[0].startswith("st_")) else 0
+            e.arc.flow and _into_store(direct.net.channels[e.src])) else 0
         extra = (route.latency if route else 0) + latch
         # a fabric register cuts valid; ready where the route's buffer or the
         # store latch registers it

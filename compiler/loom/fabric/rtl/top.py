@@ -149,7 +149,7 @@ def fabric_rtl(graph: AdgView, name: str) -> FabricRtl:
                           f"fabric.module @{graph.name}", words=layout.word_count,
                           cw=max(1, layout.word_count.bit_length()))
     modules[store.name] = store
-    text, extra = _top_text(top, graph, layout, comps, store.name)
+    text, extra = _top_text(top, graph, layout, comps, store.name, rings)
     for m in extra:
         modules.setdefault(m.name, m)
     modules[top] = render_fabric("fabric_top", top, dict(module=graph.name),
@@ -164,7 +164,7 @@ def master_ports(comps: list) -> tuple[tuple[str, str, int], ...]:
 
 
 def _top_text(top: str, graph: AdgView, layout: FabricLayout,
-              comps: list, store: str) -> dict:
+              comps: list, store: str, comb_rings: bool) -> dict:
     w = _Wiring()
     names: dict[int, str] = {}
     widths: dict[int, int] = {}
@@ -195,7 +195,8 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
                                   w.adapt(Ref(f"{src}_data"), widths[id(v)], width)))
     w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
     return dict(ports_in=ports_in, ports_out=ports_out, master=master_ports(comps), store=store,
-                words=layout.word_count, comb_rings=graph.switch_rings, channels=w.channels, args=w.args,
+                words=layout.word_count, comb_rings=comb_rings, channels=w.channels,
+                args=w.args,
                 instances=w.instances, results=w.results,
                 unused=w.unused), list(w.modules.values())
 
