@@ -324,3 +324,21 @@ def test_a_f_preset_links_its_switches_backward_through_bypassable_fifos(tmp_pat
     assert "lint_off UNOPTFLAT" in arts.top_file.read_text()
     plain = fabric_rtl(adg_view(preset("chess-4x4-ext2").build()), "chess-4x4-ext2")
     assert not any("UNOPTFLAT" in m.text for m in plain.modules)
+
+
+@pytest.mark.rtl
+def test_a_long_unused_list_stays_under_verilators_line_limit(tmp_path):
+    """A 16x16 `-f` top leaves some 3,800 config ranges unread; on one line
+    they passed Verilator's 40,000 preprocessor tokens a line and the build
+    failed. 8,000 ranges through the `unused` macro lint clean."""
+    from loom.fabric.rtl.sv import Ref
+    from loom.rtl.render import template_environment
+    n = 8000
+    text = template_environment().from_string(
+        '{% import "fabric_sv.sv.j2" as sv %}'
+        "module many_unused (input logic [{{ n * 2 - 1 }}:0] cfg_bits);\n"
+        '{{ sv.unused(es, "every other bit") }}\n'
+        "endmodule\n").render(n=n, es=[Ref("cfg_bits", 2 * k + 1, 2 * k) for k in range(n)])
+    (tmp_path / "many_unused.sv").write_text(text)
+    res = lint(tmp_path, ["many_unused.sv"], "many_unused")
+    assert res.ok, res.output[:2000]
