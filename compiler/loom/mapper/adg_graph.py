@@ -25,6 +25,7 @@ from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
 from loom.fabric.adg_view import AdgView, ViewNode
+from loom.dialects.fabric_tag import map_tag_entries
 from loom.mapper.bridges import tag_response_lanes
 
 
@@ -44,7 +45,9 @@ class AdgNode:
     """module_in: argument index; module_out: result index."""
     tag: int = -1
     """add_tag: the tag it attaches (the ADG's `tag`); del_tag below a
-    memory's split switches: its lane's tag (bridges.tag_response_lanes)."""
+    memory's split switches: its lane's memory tag (bridges.tag_response_lanes)."""
+    tag_map: dict[int, int] = field(default_factory=dict)
+    """map_tag: its table's valid entries, source tag -> tag."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +130,9 @@ def flatten(view: AdgView) -> AdgGraph:
         rclass = "routing" if vnode.is_routing else "memory" if vnode.is_memory else "other"
         tag = op.attributes.get("tag") if kind == "add_tag" else None
         node = g.add_node(name, kind, rclass, ins, outs,
-                          tag=tag.value.data if isinstance(tag, IntegerAttr) else -1)
+                          tag=tag.value.data if isinstance(tag, IntegerAttr) else -1,
+                          tag_map={src: dst for valid, src, dst in map_tag_entries(op) if valid}
+                          if kind == "map_tag" else {})
         in_ports[op] = [[p] for p in node.inputs]
         for r, res in enumerate(op.results):
             out_ports[res] = [node.outputs[r]]

@@ -2,17 +2,22 @@
 
 A tagged memory family is fed through a bridge (fabric/memory_bridge.py,
 LOOM's mesh-*-extmem ADGs): request lanes enter `add_tag` ops (tag k on
-lane k), merged by a tagged spatial switch when there are several, into the
-memory port; a response port is split by a `temporal_sw` (one route table
-per tag) into `del_tag` ops. LOOM routes a software lane to the bridge
+lane k), merged by tagged spatial or temporal switches when there are
+several, into the memory port; a response port is split by a `temporal_sw`
+(one route table per tag) into `del_tag` ops. `map_tag` ops on either side
+rewrite the tag on the way (LOOM's tagged-map cases): a lane's tag is the
+one the memory sees. LOOM routes a software lane to the bridge
 boundary and then recovers the fixed bridge path (spec-mapper-model.md,
 "bridge-boundary recovery"); so does this module. A family without a bridge
 (an untagged port) is one lane: the port itself.
 
-Response lanes are numbered by the temporal switch output they leave by
-(depth first through a tree of them); each bridge del_tag records its
-lane's tag, and the configuration routes that tag to it (config_values.py),
-so lane k carries tag k on both sides of the memory.
+Request lanes are numbered by their tags at the memory, ascending; response
+lanes by the temporal switch output they leave by (depth first through a
+tree of them), and response lane k leaves the memory with tag k, LOOM's
+logical lane (its tagged-map-width-distinct case: requests that reach the
+memory with tags 1 and 2 are answered on lanes 0 and 1). Each bridge
+del_tag records its lane, and the configuration routes that tag, rewritten
+by the map_tags on the way, to it (config_values.py, tag_at).
 """
 
 from __future__ import annotations
@@ -24,6 +29,12 @@ from loom.dialects.fabric_types import TaggedType
 
 if TYPE_CHECKING:
     from loom.mapper.adg_graph import AdgGraph
+
+
+MERGES = ("spatial_sw", "temporal_sw")
+"""The switches that merge a family's request lanes: a tagged spatial switch
+(tag-agnostic) or a temporal switch (its route table sends each lane's tag
+from that lane's input; LOOM's extmemory-dual-load case)."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ def request_lanes(g: AdgGraph, port: int, feeders: dict[int, list[int]]) -> list
     """The lanes into memory input `port`, by tag."""
     src = feeders.get(port, [])
     if len(src) != 1 or not isinstance(g.ports[port].type, TaggedType) or \
-            _node(g, src[0]).kind not in ("add_tag", "spatial_sw"):
+            _node(g, src[0]).kind not in ("add_tag", "map_tag", *MERGES):
         return [Lane(0, port, (port,))]
     return sorted(_tagged_sources(g, port, feeders), key=lambda lane: lane.tag)
 
@@ -58,7 +69,11 @@ def _tagged_sources(g: AdgGraph, port: int, feeders: dict[int, list[int]]) -> li
     node = _node(g, src[0])
     if node.kind == "add_tag":
         return [Lane(max(node.tag, 0), node.inputs[0], (node.inputs[0], src[0], port))]
-    if node.kind != "spatial_sw":
+    if node.kind == "map_tag":
+        return [Lane(node.tag_map[lane.tag], lane.port, (*lane.bridge, src[0], port))
+                for lane in _tagged_sources(g, node.inputs[0], feeders)
+                if lane.tag in node.tag_map]
+    if node.kind not in MERGES:
         return []
     return [Lane(lane.tag, lane.port, (*lane.bridge, src[0], port))
             for sw_in in node.inputs for lane in _tagged_sources(g, sw_in, feeders)]
@@ -73,10 +88,18 @@ def response_lanes(g: AdgGraph, port: int, sinks: dict[int, list[int]]) -> list[
     node = _node(g, dst[0])
     if node.kind == "del_tag":
         return [Lane(0, node.outputs[0], (port, dst[0], node.outputs[0]))]
-    if node.kind != "temporal_sw":
+    if not _splits(node):
         return [Lane(0, port, (port,))]
     leaves = _split_leaves(g, port, sinks)
     return [Lane(k, end, path) for k, (end, path) in enumerate(leaves) if end >= 0]
+
+
+def _splits(node) -> bool:
+    """A stage of a response bridge: a temporal switch (splits by tag), a
+    map_tag, or a one-output spatial switch (passes the tag on, its width
+    adapted: LOOM's tagged-egress-width case)."""
+    return node.kind in ("temporal_sw", "map_tag") or \
+        (node.kind == "spatial_sw" and len(node.outputs) == 1)
 
 
 def _split_leaves(g: AdgGraph, port: int, sinks: dict[int, list[int]]
@@ -85,7 +108,7 @@ def _split_leaves(g: AdgGraph, port: int, sinks: dict[int, list[int]]
     below output `port`, in output order."""
     dst = sinks.get(port, [])
     node = _node(g, dst[0]) if len(dst) == 1 else None
-    if node is not None and node.kind == "temporal_sw":
+    if node is not None and _splits(node):
         return [(end, (port, dst[0], *path)) for out in node.outputs
                 for end, path in _split_leaves(g, out, sinks)]
     if node is not None and node.kind == "del_tag":
@@ -104,9 +127,15 @@ def port_links(g: AdgGraph) -> tuple[dict[int, list[int]], dict[int, list[int]]]
     return feeders, sinks
 
 
+def families(ld: bool, st: bool) -> tuple[list[str], list[str]]:
+    """A memory's request and response families in port order (LOOM: a family
+    is omitted when its count is 0; spec-fabric-memory-interface.md)."""
+    return ((["ld_addr"] if ld else []) + (["st_addr", "st_data"] if st else []),
+            (["ld_data", "ld_done"] if ld else []) + (["st_done"] if st else []))
+
+
 def tag_response_lanes(g: AdgGraph) -> None:
-    """Each bridge del_tag learns the tag of its lane (AdgNode.tag), the tag the
-    split switches above it route there (config_values.py, tag_at)."""
+    """Each bridge del_tag learns the memory tag of its lane (AdgNode.tag)."""
     _, sinks = port_links(g)
     for node in g.nodes:
         if node.resource_class != "memory":
@@ -119,18 +148,30 @@ def tag_response_lanes(g: AdgGraph) -> None:
 
 
 def tag_at(g: AdgGraph, path: list[int], i: int) -> int:
-    """The runtime tag at path[i] (a tagged port): the last add_tag before it,
-    else the lane tag of the bridge del_tag after it (the tag the split
-    switches' route tables send there), else the first temporal_sw output
-    after it."""
-    for p in reversed(path[:i]):
-        node = g.nodes[g.ports[p].node]
-        if node.kind == "add_tag":
-            return node.tag
-    for p in path[i:]:
-        node = g.nodes[g.ports[p].node]
-        if node.kind == "del_tag" and node.tag >= 0:
-            return node.tag
+    """The runtime tag at path[i] (a tagged port): that of the last add_tag
+    before it, else (a response) the memory tag of the bridge del_tag after
+    it, each rewritten by the map_tags between there and path[i]; else the
+    first temporal_sw output after it."""
+    start = next((j for j in range(i - 1, -1, -1)
+                  if g.nodes[g.ports[path[j]].node].kind == "add_tag"), None)
+    if start is not None:
+        tag = g.nodes[g.ports[path[start]].node].tag
+    else:
+        start = 0
+        end = next((g.nodes[g.ports[p].node] for p in path[i:]
+                    if g.nodes[g.ports[p].node].kind == "del_tag"
+                    and g.nodes[g.ports[p].node].tag >= 0), None)
+        if end is None:
+            return _split_output(g, path, i)
+        tag = end.tag
+    for j in range(start, i):  # a map_tag's input at j, its output at j + 1 <= i
+        node = g.nodes[g.ports[path[j]].node]
+        if node.kind == "map_tag" and g.ports[path[j]].direction == "in":
+            tag = node.tag_map.get(tag, -1)
+    return tag
+
+
+def _split_output(g: AdgGraph, path: list[int], i: int) -> int:
     for a, b in zip(path[i:], path[i + 1:]):
         node = g.nodes[g.ports[a].node]
         if node.kind == "temporal_sw" and g.ports[b].node == node.id:
@@ -138,4 +179,4 @@ def tag_at(g: AdgGraph, path: list[int], i: int) -> int:
     return -1
 
 
-__all__ = ["Lane", "port_links", "request_lanes", "response_lanes", "tag_at", "tag_response_lanes"]
+__all__ = ["Lane", "MERGES", "families", "port_links", "request_lanes", "response_lanes", "tag_at", "tag_response_lanes"]

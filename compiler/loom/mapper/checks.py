@@ -139,16 +139,39 @@ def _c3(m: Mapping) -> list[Violation]:
     return found
 
 
+def _port_tags(m: Mapping) -> Iterator[tuple[int, list[int], int, int]]:
+    """(edge, path, port, tag) for every port of every routed path: the
+    runtime tag there (bridges.tag_at), -1 on an untagged port."""
+    for e, path in _routed(m):
+        for i, p in enumerate(path):
+            tagged = isinstance(m.adg.ports[p].type, TaggedType)
+            yield e.id, path, p, tag_at(m.adg, path, i) if tagged else -1
+
+
 def _logical_sources(m: Mapping) -> dict[tuple[int, int], dict[int, int]]:
     """(port, tag) -> {source port: the first edge that carries it there}. The
     tag is -1 on an untagged port; on a tagged one, flows with distinct tags
     may share it (LOOM's C4: they must carry distinct tags)."""
     users: dict[tuple[int, int], dict[int, int]] = {}
-    for e, path in _routed(m):
-        for i, p in enumerate(path):
-            tag = tag_at(m.adg, path, i) if isinstance(m.adg.ports[p].type, TaggedType) else -1
-            users.setdefault((p, tag), {}).setdefault(path[0], e.id)
+    for edge, path, p, tag in _port_tags(m):
+        users.setdefault((p, tag), {}).setdefault(path[0], edge)
     return users
+
+
+def _unrepresentable_tags(m: Mapping) -> list[Violation]:
+    """A route may not carry a tag through a port whose tag is too narrow for
+    it: a width adaptation truncates, it does not rewrite (LOOM's
+    tagged-map-width-collide case: tags 1 and 9 would meet as 1 on a 3-bit
+    port); only add_tag, map_tag and del_tag change a tag."""
+    found, seen = [], set()
+    for edge, _, p, tag in _port_tags(m):
+        t = m.adg.ports[p].type
+        if isinstance(t, TaggedType) and tag >= 1 << t.tag_type.width.data and edge not in seen:
+            seen.add(edge)
+            found.append(Violation("C3", f"edge {edge} carries tag {tag} through hw_port {p} "
+                                         f"{_port_name(m, p)}, whose tag has "
+                                         f"{t.tag_type.width.data} bits", sw_edge=edge))
+    return found
 
 
 def _c4(m: Mapping) -> list[Violation]:
@@ -245,8 +268,8 @@ def check(m: Mapping, view: AdgView | None = None, config: FabricConfig | None =
           ) -> list[Violation]:
     """Every violation of C1-C11, in label order (C1 needs the ADG module, C6
     the configuration)."""
-    return [*_c1(m, view), *_c2(m), *_c3(m), *_c4(m), *_c6(config), *_c8(m), *_c10(m),
-            *_c11(m)]
+    return [*_c1(m, view), *_c2(m), *_c3(m), *_unrepresentable_tags(m), *_c4(m),
+            *_c6(config), *_c8(m), *_c10(m), *_c11(m)]
 
 
 __all__ = ["DEFERRED", "Violation", "check"]

@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Operation
 
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph
-from loom.mapper.bridges import port_links, request_lanes, response_lanes
+from loom.mapper.bridges import families, port_links, request_lanes, response_lanes
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import attr_int
@@ -182,9 +182,9 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
             continue
         memref = [p for p in n.inputs if adg.ports[p].is_memref]
         data_in = [p for p in n.inputs if not adg.ports[p].is_memref]
-        fam_in = {f: request_lanes(adg, p, feeders) for f, p in zip(_families_in(hw), data_in)}
-        fam_out = {f: response_lanes(adg, p, sinks)
-                   for f, p in zip(_families_out(hw), n.outputs)}
+        names_in, names_out = families(hw.ld_count > 0, hw.st_count > 0)
+        fam_in = {f: request_lanes(adg, p, feeders) for f, p in zip(names_in, data_in)}
+        fam_out = {f: response_lanes(adg, p, sinks) for f, p in zip(names_out, n.outputs)}
         operands = ([("memref", 0)] if op.name == "handshake.extmemory" else []) + [
             x for s_ in range(st) for x in (("st_data", s_), ("st_addr", s_))] + [
             ("ld_addr", k) for k in range(ld)]
@@ -221,14 +221,6 @@ def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
             node = adg.ports[ends[0]].node
         sites.append(site_of(adg, node))
     return tuple(sites)
-
-
-def _families_in(hw: HwMemory) -> list[str]:
-    return (["ld_addr"] if hw.ld_count else []) + (["st_addr", "st_data"] if hw.st_count else [])
-
-
-def _families_out(hw: HwMemory) -> list[str]:
-    return (["ld_data", "ld_done"] if hw.ld_count else []) + (["st_done"] if hw.st_count else [])
 
 
 def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:

@@ -179,8 +179,10 @@ def dfg_data(sw: DfgGraph, func_name: str) -> dict[str, Any]:
 
 
 def _script_json(doc: Any) -> str:
-    """JSON that cannot end its <script> element early (LOOM's scriptSafe)."""
-    return json.dumps(doc, separators=(",", ":")).replace("</", "<\\/")
+    """JSON that cannot end its <script> element early (LOOM's scriptSafe),
+    spaced as LOOM's pages are (`"kind": "map_tag"`: its cases' check.py
+    read the page's text)."""
+    return json.dumps(doc).replace("</", "<\\/")
 
 
 def viz_html(m: Mapping, view: AdgView, map_json_text: str, stem: str,

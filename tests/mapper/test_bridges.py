@@ -1,0 +1,127 @@
+"""Memory bridges as LOOM draws them (mapper/bridges.py): LOOM's tagged
+memory cases (PolyArch/loom tests/unit, read from the mirror) through
+`loom map`, checked by LOOM's own check.py where the case has one, and the
+route tables and regions derived by hand from the case's fabric.mlir."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loom.cli import main
+from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
+
+CHECKED = [f"{k}-tagged-{c}" for k in ("extmemory", "memory")
+           for c in ("map-hierarchy", "map-width-distinct", "egress-width")]
+"""Lanes rewritten by map_tag (request side, response side or both), merged
+through a tree of switches, tag widths adapted on the way."""
+
+
+def _map(case: str, out: Path) -> int:
+    """`loom map dfg.mlir --adg fabric.mlir -o out` on LOOM's case."""
+    for name in ("dfg.mlir", "fabric.mlir"):
+        (out / name).write_text(_mirror_file(f"tests/unit/{case}/{name}"))
+    return main(["map", str(out / "dfg.mlir"), "--adg", str(out / "fabric.mlir"),
+                 "-o", str(out), "--no-progress"])
+
+
+def _decoded(out: Path, capsys) -> dict[str, dict[str, int]]:
+    """`loom config decode`'s fields by slice: {slice: {field: value}}."""
+    capsys.readouterr()
+    assert main(["config", "decode", str(out / "dfg.fabric.config.bin"),
+                 "--adg", str(out / "fabric.mlir"), "-o", str(out / "adg")]) == 0
+    fields: dict[str, dict[str, int]] = {}
+    current = ""
+    for line in capsys.readouterr().out.splitlines():
+        if not line.startswith(" "):
+            current = line.split()[0]
+        else:
+            name, value = line.split("=")
+            fields.setdefault(current, {})[name.strip()] = int(value.split()[0])
+    return fields
+
+
+@needs_mirror
+@pytest.mark.parametrize("case", CHECKED)
+def test_loom_tagged_memory_cases_map_and_pass_loom_checks(tmp_path, case):
+    assert _map(case, tmp_path) == 0
+    # check.py reads LOOM's names: dfg.map.json, dfg.config.json, dfg.viz.html
+    for suffix in ("map.json", "config.json", "viz.html"):
+        (tmp_path / f"dfg.{suffix}").symlink_to(f"dfg.fabric.{suffix}")
+    script = tmp_path / "check.py"
+    script.write_text(_mirror_file(f"tests/unit/{case}/check.py"))
+    run = subprocess.run([sys.executable, str(script), case, str(tmp_path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@needs_mirror
+def test_a_temporal_switch_merges_two_load_lanes(tmp_path, capsys):
+    # extmemory-dual-load: pe_0's address enters add_tag 0, pe_1's add_tag 1;
+    # the temporal switch tsw_0 merges them (one route-table slot per tag:
+    # tag 0 from input 0, tag 1 from input 1) into the memory's one tagged
+    # port; tsw_1 (data) and tsw_2 (done) split tag k to output k, the
+    # del_tag of pe_k's lane; the region spans tags [0, 2)
+    assert _map("extmemory-dual-load", tmp_path) == 0
+    f = _decoded(tmp_path, capsys)
+    merge = {"slot0.valid": 1, "slot0.tag": 0, "slot0.route.o0.i0": 1, "slot0.route.o0.i1": 0,
+             "slot1.valid": 1, "slot1.tag": 1, "slot1.route.o0.i0": 0, "slot1.route.o0.i1": 1}
+    split = {"slot0.valid": 1, "slot0.tag": 0, "slot0.route.o0.i0": 1, "slot0.route.o1.i0": 0,
+             "slot1.valid": 1, "slot1.tag": 1, "slot1.route.o0.i0": 0, "slot1.route.o1.i0": 1}
+    assert f["tsw_0"] == merge and f["tsw_1"] == split and f["tsw_2"] == split
+    assert (f["extmem_0"]["region0.start_lane"], f["extmem_0"]["region0.end_lane"]) == (0, 2)
+
+
+@needs_mirror
+def test_request_map_tags_keep_the_lanes_the_memory_answers_on(tmp_path, capsys):
+    # extmemory-tagged-map-width-distinct: both lanes add tag 0; map_tag_0
+    # (table [1, 0]) makes pe_0's 1, map_tag_1 ([2, 0]) pe_1's 2, distinct on
+    # the shared switch sw_0. The memory answers on its logical lanes, 0 for
+    # pe_0 (the lower tag) and 1 for pe_1: the response splits send tag 0 to
+    # output 0 and tag 1 to output 1 (LOOM's check.py asks the same of tsw_0),
+    # and the region spans lanes [0, 2)
+    assert _map("extmemory-tagged-map-width-distinct", tmp_path) == 0
+    f = _decoded(tmp_path, capsys)
+    assert (f["extmem_0"]["region0.start_lane"], f["extmem_0"]["region0.end_lane"]) == (0, 2)
+    assert {k: v for k, v in f["sw_0"].items() if v} == {"route.o0.i0": 1, "route.o0.i1": 1}
+    for split in ("tsw_0", "tsw_1"):
+        assert {k: v for k, v in f[split].items() if v} == {
+            "slot0.valid": 1, "slot0.route.o0.i0": 1,
+            "slot1.valid": 1, "slot1.tag": 1, "slot1.route.o1.i0": 1}
+
+
+@needs_mirror
+def test_response_map_tags_rewrite_the_tags_the_splits_route(tmp_path, capsys):
+    # extmemory-tagged-map-hierarchy: the memory answers lane k with tag k and
+    # map_tag [1, 0] swaps them before the splits, so the split sends tag 1
+    # to output 0 (lane 0: pe_0's del_tag) and tag 0 to output 1
+    assert _map("extmemory-tagged-map-hierarchy", tmp_path) == 0
+    f = _decoded(tmp_path, capsys)
+    for split in ("tsw_0", "tsw_1"):
+        assert {k: v for k, v in f[split].items() if v} == {
+            "slot0.valid": 1, "slot0.route.o1.i0": 1,
+            "slot1.valid": 1, "slot1.tag": 1, "slot1.route.o0.i0": 1}
+
+
+@needs_mirror
+@pytest.mark.parametrize("case", ["extmemory-dual-store", "memory-dual-loadstore"])
+def test_loom_dual_lane_cases_map(tmp_path, case):
+    # two stores (two loads and two stores) of one software memory on one
+    # hardware memory's tagged families, merged by temporal switches
+    assert _map(case, tmp_path) == 0
+
+
+@needs_mirror
+@pytest.mark.parametrize("case", [f"{k}-tagged-{c}-collide" for k in ("extmemory", "memory")
+                                  for c in ("map-width", "egress-width")])
+def test_a_tag_too_wide_for_a_port_is_refused(tmp_path, capsys, case):
+    # LOOM refuses these: a map_tag (request side) or the memory (response
+    # side) puts tag 9 where a later port's tag has 3 bits, and a width
+    # adaptation truncates, it does not rewrite (9 would meet 1 as 1)
+    assert _map(case, tmp_path) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "error: C3: edge" in line and "carries tag 9 through hw_port" in line \
+        and "whose tag has 3 bits" in line
