@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+from loom.dialects.fabric_types import BitsType
 from loom.ir import parse, verify_module
 from loom.mapper.adg_graph import AdgEdge, flatten
 from loom.fabric.adg_view import adg_view
+from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
+from tests.mapper.test_bridges import _map
 
 B = "!fabric.bits<32>"
 ADG = f"""\
@@ -76,3 +82,24 @@ def test_tag_bridges_are_one_to_one_routing_nodes():
     # nothing transits a unit or a memory
     assert not any(g.ports[p].node == n.id for n in g.nodes
                    if n.resource_class in ("functional", "memory") for p in g.hops)
+
+
+@needs_mirror
+def test_a_unit_result_leaves_only_by_a_pe_output_wide_enough(tmp_path):
+    # LOOM's mapper-fifo-recurrence-guard: pe_gate's unit yields (index, i1)
+    # through PE outputs bits<64> and bits<1>; the index may not take the
+    # 1-bit output (it did, and both results met on output 1: C8). The case
+    # maps, and LOOM's check.py passes on our map.json (fifo_0 kept bypassed,
+    # depth 4; no fifo buffered by the mapper)
+    assert _map("mapper-fifo-recurrence-guard", tmp_path) == 0
+    view = adg_view(parse((tmp_path / "fabric.mlir").read_text(), "fabric.mlir").module)
+    g = flatten(view)
+    gate = [n for n in g.nodes if n.kind == "fu" and n.pe == "pe_gate"][0]
+    index_out = gate.outputs[0]
+    widths = {g.ports[e.dst].type for e in g.edges if e.src == index_out}
+    assert widths == {BitsType(64)}
+    script = tmp_path / "check.py"
+    script.write_text(_mirror_file("tests/unit/mapper-fifo-recurrence-guard/check.py"))
+    run = subprocess.run([sys.executable, str(script), "guard", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr

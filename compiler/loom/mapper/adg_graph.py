@@ -26,6 +26,7 @@ from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, SSAValue
 from loom.dialects import fabric_syntax as fs
 from loom.fabric.adg_view import AdgView, ViewNode
 from loom.dialects.fabric_tag import map_tag_entries
+from loom.dialects.fabric_types import scalar_width
 from loom.mapper.bridges import tag_response_lanes
 
 
@@ -182,7 +183,14 @@ def _add_pe(g: AdgGraph, pe: ViewNode, out_ports: dict[SSAValue, list[int]],
     every_out = [p for n in fu_nodes for p in n.outputs]
     in_ports[op] = [list(every_in) for _ in op.operands]
     for res in op.results:
-        out_ports[res] = list(every_out)
+        # a unit result leaves only by a PE output at least as wide: a narrower
+        # one would truncate it (LOOM's mapper-fifo-recurrence-guard case: the
+        # gate's index result may not take the PE's 1-bit output)
+        out_ports[res] = [p for p in every_out if _width(g.ports[p].type) <= _width(res.type)]
+
+
+def _width(t: Attribute) -> int:
+    return scalar_width(t) or 0
 
 
 def _add_hops(g: AdgGraph, node: AdgNode, vnode: ViewNode) -> None:
