@@ -5,6 +5,7 @@ route tables and regions derived by hand from the case's fabric.mlir."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,35 @@ def test_a_tag_too_wide_for_a_port_is_refused(tmp_path, capsys, case):
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "error: C3: edge" in line and "carries tag 9 through hw_port" in line \
         and "whose tag has 3 bits" in line
+
+
+@needs_mirror
+def test_two_software_memories_share_a_memory_of_two_regions(tmp_path):
+    # multi-extmemory: extmem_0 has numRegion = 2 and two tagged load lanes
+    # (pe_0's addresses enter add_tag 0, pe_1's add_tag 1); the kernel loads
+    # from two memrefs, one extmemory each. Both bind to extmem_0, a region
+    # and a lane each: region k spans lanes [k, k + 1), extmemory offset 0
+    # (the host patches it), i32 elements (log2 4 = 2), and each memory's
+    # load runs on the PE whose lane its region holds
+    assert _map("multi-extmemory", tmp_path) == 0
+    mapping = json.loads((tmp_path / "dfg.fabric.map.json").read_text())
+    (memory,) = mapping["memory_regions"]
+    assert memory["addr_offset_table"] == [1, 0, 1, 0, 2, 1, 1, 2, 0, 2]
+    pe_of = {n["sw_node"]: n["pe_name"] for n in mapping["node_mappings"]}
+    # DFG nodes: 6 and 7 the loads of memif0 (node 8) and memif1 (node 9)
+    for load, mem in ((6, 8), (7, 9)):
+        (region,) = [r for r in memory["regions"] if r["sw_node"] == mem]
+        assert pe_of[load] == f"pe_{region['start_lane']}"
+
+
+@needs_mirror
+@pytest.mark.parametrize("case", ["multi-extmemory-store", "mixed-extmemory-loadstore",
+                                  "multi-memory"])
+def test_loom_shared_memory_cases_map(tmp_path, case):
+    # two stores, a load and a store, two on-chip loads: one hardware memory
+    # of two regions each; the regions' lanes never overlap
+    assert _map(case, tmp_path) == 0
+    mapping = json.loads((tmp_path / "dfg.fabric.map.json").read_text())
+    (memory,) = mapping["memory_regions"]
+    first, second = memory["regions"]
+    assert first["end_lane"] <= second["start_lane"]

@@ -123,13 +123,16 @@ def _move_to(problem: Problem, placement: Placement, node: int, option: Option,
     current = placement.chosen[node]
     if option is current:
         return None
-    other = placement.holder.get(option.resource)
-    if other is None or other == node:  # free, or another unit of the node's own PE
+    holders = {placement.holder.get(key) for key in option.resources} - {None, node}
+    if not holders:  # free, or another unit of the node's own PE
         return _Move(node, option, None, None)
+    other = placement.holder.get(option.resource)
+    if len(holders) > 1 or other is None or option.shares or (current and current.shares):
+        return None  # a shared memory's lanes move only onto free lanes
     if current is None:  # an unplaced node pushes the holder onto a free resource
-        back = [o for o in problem.options[other] if o.resource not in placement.holder]
+        back = [o for o in problem.options[other] if placement.free(o)]
     else:
-        back = problem.by_resource(other).get(current.resource, [])
+        back = [o for o in problem.by_resource(other).get(current.resource, []) if not o.shares]
     return _Move(node, option, other, pick(back)) if back else None
 
 

@@ -176,14 +176,17 @@ def _unrepresentable_tags(m: Mapping) -> list[Violation]:
 
 def _c4(m: Mapping) -> list[Violation]:
     found = []
-    hosts: dict[int, int] = {}
+    hosts: dict[int | str, int] = {}
     for n, o in enumerate(m.placement.chosen):
         if o is None:
             continue
-        if o.hw_node in hosts:
-            found.append(Violation("C4", f"hw_node {o.hw_node} hosts sw_node {hosts[o.hw_node]} "
-                                         f"and sw_node {n}", sw_node=n))
-        hosts.setdefault(o.hw_node, n)
+        # a memory of several regions hosts several software memories, lane by lane
+        for key in o.resources if m.adg.nodes[o.hw_node].resource_class == "memory" \
+                else (o.hw_node,):
+            if key in hosts:
+                found.append(Violation("C4", f"hw_node {o.hw_node} hosts sw_node {hosts[key]} "
+                                             f"and sw_node {n}", sw_node=n))
+            hosts.setdefault(key, n)
     for (port, tag), sources in sorted(_logical_sources(m).items()):
         if len(sources) > 1:
             edge = sorted(sources.values())[1]

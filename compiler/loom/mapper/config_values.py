@@ -14,9 +14,10 @@ docs/loom-fabric-notes.md section 4.5).
 - fifo: bypassed as Mapping.bypassed says (the ADG's `bypassed` hint and
   the mapper's post-route bufferization); add_tag and map_tag: the ADG's
   tag and table as they are (the mapper does not compute them).
-- memory / extmemory: region 0 of a hardware memory that hosts a software
-  memory: valid, lanes [0, L) (L: its largest family's lane count, the tags
-  its bridges attach), the address offset (extmemory 0, the host
+- memory / extmemory: a region per software memory a hardware memory
+  hosts, in placement order: valid, its lanes [first, first + L) (L: its
+  largest family's lane count, the tags its bridges attach; first: 0 on a
+  memory of one region, else the lanes placement gave it), the address offset (extmemory 0, the host
   patches it; memory: the ADG's table, else memref argument x 4096) and
   log2 of the element bytes.
 - temporal_sw: one route-table slot per tag a route carries through it, tags
@@ -147,8 +148,7 @@ def _memory_values(m: Mapping, nodes: dict[str, Operation],
         log2 = max(0, ((elem_bits or 8) // 8).bit_length() - 1)
         ld, st = memory_lanes(node.op)
         k = len(regions.setdefault(hw.id, []))
-        start = regions[hw.id][-1].end_lane if k else 0
-        end = start + max(ld, st, 1)  # one lane (tag) per software port of a family
+        start, end = option.lanes  # one lane (tag) per software port of a family
         regions[hw.id].append(MemoryRegion(k, sw_node, arg, start, end, ld, st, log2))
         table = _addr_table(nodes.get(hw.name))
         if hw.kind == "extmemory":

@@ -127,9 +127,9 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
                          f"and {adg} {pes} PEs (a PE runs one op); {hint}", where)
     # every op that could take one of this op's hosts competes for them
-    mine = {o.resource for o in m.problem.options[node.id]}
+    mine = {key for o in m.problem.options[node.id] for key in o.resources}
     rivals = [n for n in m.sw.nodes if n.op is not None
-              and mine & {o.resource for o in m.problem.options[n.id]}]
+              and mine & {key for o in m.problem.options[n.id] for key in o.resources}]
     where_kind = "memories" if node.kind == "memory" else "PEs"
     fix = _preset_with(node.op, len(rivals))
     hint = (f"the smallest preset with {len(rivals)} is {fix}" if fix

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.ir import Attribute, Operation
 
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph
-from loom.mapper.bridges import families, port_links, request_lanes, response_lanes
+from loom.mapper.bridges import Lane, families, port_links, request_lanes, response_lanes
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import attr_int
@@ -46,7 +46,8 @@ class Option:
 
     hw_node: int
     resource: str
-    """What the option occupies exclusively (a PE or the node)."""
+    """What the option occupies exclusively (a PE or the node; a shared
+    memory's first lane)."""
     site: str
     in_ports: tuple[tuple[int, int], ...]
     """(software operand, hardware input port); memref operands included."""
@@ -65,6 +66,15 @@ class Option:
     """A memory's site per software operand and result: where the lane's routes
     end or start (its add_tag or del_tag when bridged: the lanes of one memory
     enter the fabric at different switches); empty: `site` for every port."""
+    shares: tuple[str, ...] = ()
+    """More that it occupies with `resource`: the further lanes of a memory
+    with several regions (its software memories share it lane by lane)."""
+    lanes: tuple[int, int] = (0, 0)
+    """A memory's lanes [first, end): its region's lane range."""
+
+    @property
+    def resources(self) -> tuple[str, ...]:
+        return (self.resource, *self.shares)
 
     def in_site(self, operand: int) -> str:
         return self.in_sites[operand] if self.in_sites else self.site
@@ -172,8 +182,12 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
     ld_addr per load; results ld_data per load, st_done per store, ld_done
     per load. Hardware families: [memref], ld_addr, st_addr, st_data;
     ld_data, ld_done, st_done (docs/loom-fabric-notes.md 1.3). Software lane k
-    takes hardware lane k."""
+    takes hardware lane first + k: first is 0 on a memory of one region; on
+    one of several (LOOM's numRegion), software memories share it, each on
+    lanes [first, first + max(ld, st)) of every family, an option per first,
+    and the lanes are what the option occupies."""
     ld, st = memory_lanes(op)
+    width = max(ld, st, 1)
     by_name = {n.name: n for n in adg.nodes if n.resource_class == "memory"}
     found = []
     for hw in memory_candidates(op, memories):
@@ -185,23 +199,39 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
         names_in, names_out = families(hw.ld_count > 0, hw.st_count > 0)
         fam_in = {f: request_lanes(adg, p, feeders) for f, p in zip(names_in, data_in)}
         fam_out = {f: response_lanes(adg, p, sinks) for f, p in zip(names_out, n.outputs)}
-        operands = ([("memref", 0)] if op.name == "handshake.extmemory" else []) + [
-            x for s_ in range(st) for x in (("st_data", s_), ("st_addr", s_))] + [
-            ("ld_addr", k) for k in range(ld)]
-        results = [("ld_data", k) for k in range(ld)] + [("st_done", k) for k in range(st)] + [
-            ("ld_done", k) for k in range(ld)]
         lanes = {**fam_in, **fam_out}
-        if any(k >= len(lanes.get(f, [])) for f, k in [*operands, *results] if f != "memref"):
-            continue  # not enough lanes in some family
-        ins = tuple((j, memref[0] if f == "memref" else lanes[f][k].port)
-                    for j, (f, k) in enumerate(operands))
-        outs = tuple((r, lanes[f][k].port) for r, (f, k) in enumerate(results))
-        bridges = tuple((lane.port, lane.bridge) for f, k in [*operands, *results]
-                        if f != "memref" and len((lane := lanes[f][k]).bridge) > 1)
-        found.append(Option(n.id, f"node:{n.id}", site_of(adg, n.id), ins, outs,
-                            bridges=bridges, in_sites=_port_sites(adg, ins, feeders),
-                            out_sites=_port_sites(adg, outs, sinks)))
+        firsts = range(max(hw.ld_count, hw.st_count) - width + 1) if hw.num_region > 1 else [0]
+        for first in firsts:
+            option = _memory_option(op, adg, n.id, lanes, first, memref, feeders, sinks)
+            if option is not None:
+                found.append(replace(option, resource=f"node:{n.id}", shares=()) if
+                             hw.num_region == 1 else option)
     return found
+
+
+def _memory_option(op: Operation, adg: AdgGraph, node: int, lanes: dict[str, list[Lane]],
+                   first: int, memref: list[int], feeders: dict[int, list[int]],
+                   sinks: dict[int, list[int]]) -> Option | None:
+    """The option of software memory `op` on lanes from `first` of hardware
+    memory `node`, or None when some family lacks a lane."""
+    ld, st = memory_lanes(op)
+    operands = ([("memref", 0)] if op.name == "handshake.extmemory" else []) + [
+        x for s_ in range(st) for x in (("st_data", s_), ("st_addr", s_))] + [
+        ("ld_addr", k) for k in range(ld)]
+    results = [("ld_data", k) for k in range(ld)] + [("st_done", k) for k in range(st)] + [
+        ("ld_done", k) for k in range(ld)]
+    if any(first + k >= len(lanes.get(f, [])) for f, k in [*operands, *results] if f != "memref"):
+        return None  # not enough lanes in some family
+    ins = tuple((j, memref[0] if f == "memref" else lanes[f][first + k].port)
+                for j, (f, k) in enumerate(operands))
+    outs = tuple((r, lanes[f][first + k].port) for r, (f, k) in enumerate(results))
+    bridges = tuple((lane.port, lane.bridge) for f, k in [*operands, *results]
+                    if f != "memref" and len((lane := lanes[f][first + k]).bridge) > 1)
+    end = first + max(ld, st, 1)
+    keys = [f"node:{node}:lane{t}" for t in range(first, end)]
+    return Option(node, keys[0], site_of(adg, node), ins, outs, bridges=bridges,
+                  in_sites=_port_sites(adg, ins, feeders), out_sites=_port_sites(adg, outs, sinks),
+                  shares=tuple(keys[1:]), lanes=(first, end))
 
 
 def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
@@ -265,11 +295,18 @@ class Placement:
 
     def assign(self, node: int, option: Option | None) -> None:
         old = self.chosen[node]
-        if old is not None and self.holder.get(old.resource) == node:
-            del self.holder[old.resource]
+        if old is not None:
+            for key in old.resources:
+                if self.holder.get(key) == node:
+                    del self.holder[key]
         self.chosen[node] = option
         if option is not None:
-            self.holder[option.resource] = node
+            for key in option.resources:
+                self.holder[key] = node
+
+    def free(self, option: Option) -> bool:
+        """Whether nothing holds what `option` occupies."""
+        return all(key not in self.holder for key in option.resources)
 
 
 def edge_cost(problem: Problem, placement: Placement, edge: int) -> float:
@@ -317,7 +354,7 @@ def construct(problem: Problem, rng: random.Random) -> Placement:
         neighbours.setdefault(e.src, []).append((e.dst, e.id))
         neighbours.setdefault(e.dst, []).append((e.src, e.id))
     for node in topological_order(problem.sw):
-        free = [o for o in problem.options[node] if o.resource not in placement.holder]
+        free = [o for o in problem.options[node] if placement.free(o)]
         if not free:
             continue
         best: list[Option] = []
