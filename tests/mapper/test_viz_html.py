@@ -226,3 +226,19 @@ def test_sidecar_is_found_beside_the_adg(tmp_path):
     (tmp_path / "chess-2x2.fabric.viz.json").unlink()
     doc, why = sidecar(adg_view(load_module(adg)), adg)
     assert doc is None and "no viz sidecar" in why
+
+
+def test_auto_draws_the_chosen_preset_by_its_sidecar(tmp_path, capsys):
+    # `--adg auto` wrote the chosen preset's ADG and sidecar, but its page
+    # drew a grid ("the ADG names no viz_file"): the view it mapped onto was
+    # built without the sidecar's name. The page now carries the sidecar as
+    # written: the mesh as the builder placed it, each PE between switches
+    kernel = tmp_path / "mac.c"
+    kernel.write_text(MAC)
+    assert main(["map", str(kernel), "--adg", "auto", "-o", str(tmp_path)]) == 0
+    chosen = capsys.readouterr().out.split("adg: auto chose ")[1].split()[0]
+    text = (tmp_path / f"mac.{chosen}.viz.html").read_text()
+    layout = json.loads(text.split("ADG_LAYOUT_DATA = ")[1].split(";\n")[0])
+    assert layout == json.loads((tmp_path / f"{chosen}.fabric.viz.json").read_text())
+    at = {c["name"]: (c["center_x"], c["center_y"]) for c in layout["components"]}
+    assert at["sw_0_0"] < at["pe_0_0"] < at["sw_1_1"]

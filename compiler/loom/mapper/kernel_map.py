@@ -111,8 +111,10 @@ def _auto(req: MapRequest, out_dir: Path, progress: Progress,
         view = adg_view(builder.build())
         m = map_dfg(func.regions[0].block, view, req.seed, req.rounds,
                     _ticker(progress, p.name))
-        if m.ok:   # the chosen ADG's file beside the artifacts
-            return Adg(p.name, builder.write(out_dir, p.name)[0], view), m, func, inputs
+        if m.ok:   # the chosen ADG's file and viz sidecar beside the artifacts; the
+            # view of the module written, which names the sidecar (viz.html draws by it)
+            module, path, _ = builder.write_module(out_dir, p.name)
+            return Adg(p.name, path, adg_view(module)), m, func, inputs
         last = (m, view, p.name, dfg)
     # presets come smallest first: the last one tried is the largest
     blocking = last if isinstance(last, LoomError) else _diagnosis(*last) if last else \
