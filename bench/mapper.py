@@ -27,7 +27,7 @@ from loom.fabric.adg_view import AdgView, adg_view
 from loom.fabric.presets import preset, presets
 from loom.mapper.checks import check
 from loom.inputs import KernelSource
-from loom.mapper.kernel_map import compile_for
+from loom.mapper.kernel_compile import compile_for
 from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
 from loom.mapper.stats import map_stats

@@ -325,8 +325,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "limits above), or `check`")
     p.add_argument("file", nargs="?", metavar="FILE", help="with check: the ADG file")
     p.add_argument("--list", action="store_true", help="list the presets, one line each")
+    p.add_argument("--for", dest="kernels", metavar="K1,K2,...",
+                   help="the smallest preset (--list order) that maps every kernel named; "
+                        "prints each preset passed over with the kernel and constraint that "
+                        "stopped it, then each kernel's share of the one chosen (ops, PEs, "
+                        "memories, expected II against its direct RTL's)")
+    p.add_argument("--for-file", dest="kernel_file", metavar="FILE",
+                   help="as --for, the kernels named in FILE (one a line, # comments)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --for: a status line (default: on a terminal)")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
-                   help="output directory for a preset (default gen/adg)")
+                   help="output directory for a preset (default gen/adg); with --for, of "
+                        "each kernel's compiled files (default gen/adg-for)")
 
     p = sub.add_parser("map", help="place and route a kernel onto an ADG",
                        description="Compile the kernel for the ADG (joins legalized to its "

@@ -12,8 +12,8 @@ from loom.fabric.presets import preset
 from loom.ir import parse
 from loom.lowering.dfg_input import normalize_module
 from loom.inputs import KernelSource
-from loom.mapper import kernel_map
-from loom.mapper.kernel_map import compile_for
+from loom.mapper import preset_fit
+from loom.mapper.kernel_compile import compile_for
 from loom.mapper.mapping import map_dfg
 from loom.mapper.precheck import PeDefinitions, builder_capacity, module_capacity, shortfall
 from loom.mapper.dfg_graph import dfg_graph
@@ -93,7 +93,7 @@ def test_auto_skips_presets_with_too_few_memories_without_placing(tmp_path, caps
         placed.append(view.name)
         return map_dfg(body, view, *args, **kwargs)
 
-    monkeypatch.setattr(kernel_map, "map_dfg", counting)
+    monkeypatch.setattr(preset_fit, "map_dfg", counting)
     assert main(["map", "vecadd", "--adg", "auto", "-o", str(tmp_path)]) == 0
     assert "adg: auto chose chess-8x8-ext4" in capsys.readouterr().out
     assert placed == ["chess_8x8_ext4"]
@@ -104,7 +104,7 @@ def test_auto_names_the_largest_presets_blocking_constraint(tmp_path, capsys, mo
     # so every preset is rejected unplaced and the line names the largest
     k = tmp_path / "fadd.dfg.mlir"
     k.write_text(MUL3.replace("i64", "f32").replace("arith.muli", "arith.addf"))
-    monkeypatch.setattr(kernel_map, "map_dfg", None)  # never reached
+    monkeypatch.setattr(preset_fit, "map_dfg", None)  # never reached
     assert main(["map", str(k), "--adg", "auto", "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1

@@ -17,7 +17,7 @@ a fix; the partial map is still written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from xdsl.ir import Operation
@@ -25,22 +25,14 @@ from xdsl.ir import Operation
 from loom.diagnostics import Location, LoomError
 from loom.fabric.adg_file import Adg, load_adg
 from loom.fabric.adg_view import AdgView, adg_view
-from loom.fabric.presets import preset, presets
-from loom.golden.run import find_func
-from loom.inputs import Inputs, KernelSource, prepare
-from loom.lowering.dfg_input import load_dfg
-from loom.lowering.legalize import legalize_joins
+from loom.inputs import Inputs, KernelSource
 from loom.mapper.artifacts import Written, write_artifacts
 from loom.mapper.checks import check
-from loom.mapper.dfg_graph import DfgGraph, dfg_graph
-from loom.mapper.diagnosis import diagnose, node_location
+from loom.mapper.diagnosis import diagnose
+from loom.mapper.kernel_compile import compile_for
 from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
-from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
+from loom.mapper.preset_fit import fit_presets
 from loom.progress import Progress, Tick
-
-NO_JOIN_LIMIT = 64
-"""The join limit when the ADG has no join unit (any join is then a C1)."""
-
 
 @dataclass(frozen=True)
 class MapRequest:
@@ -73,52 +65,24 @@ class MappedKernel:
         return f"{self.inputs.name}.{self.target.name}"
 
 
-def compile_for(source: KernelSource, fanin: int,
-                need_bundle: bool) -> tuple[Operation, Inputs]:
-    """(handshake.func, its inputs) of `source` compiled for an ADG whose
-    largest join has `fanin` inputs (0: none), memrefs flat."""
-    limit = fanin if fanin >= 1 else NO_JOIN_LIMIT
-    inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True),
-                     need_bundle=need_bundle)
-    func = find_func(load_dfg(inputs.dfg), source.top, str(inputs.dfg))
-    legalize_joins(func.regions[0].block, limit, str(inputs.dfg))
-    return func, inputs
-
-
 def _ticker(progress: Progress, adg: str) -> Tick:
     return lambda text: progress.update(f"map on {adg}: {text}")
 
 
 def _auto(req: MapRequest, out_dir: Path, progress: Progress,
           need_bundle: bool) -> tuple[Adg, Mapping, Operation, Inputs]:
-    compiled: dict[int, tuple[Operation, Inputs, DfgGraph]] = {}
-    parsed = PeDefinitions()
-    last: LoomError | tuple[Mapping, AdgView, str, str] | None = None
-    for p in presets():
-        builder = preset(p.name)
-        capacity = builder_capacity(builder, parsed)
-        fanin = capacity.max_join_fanin
-        if fanin not in compiled:
-            func, inputs = compile_for(req.source, fanin, need_bundle)
-            compiled[fanin] = (func, inputs, dfg_graph(func.regions[0].block))
-        func, inputs, sw = compiled[fanin]
-        dfg = str(inputs.dfg)
-        # a preset without the resources every mapping needs is skipped unbuilt
-        short = shortfall(sw, capacity, p.name)
-        if short is not None:
-            last = LoomError(short.message, node_location(short.node, dfg))
-            continue
-        view = adg_view(builder.build())
-        m = map_dfg(func.regions[0].block, view, req.seed, req.rounds,
-                    _ticker(progress, p.name))
-        if m.ok:   # the chosen ADG's file and viz sidecar beside the artifacts; the
-            # view of the module written, which names the sidecar (viz.html draws by it)
-            module, path, _ = builder.write_module(out_dir, p.name)
-            return Adg(p.name, path, adg_view(module)), m, func, inputs
-        last = (m, view, p.name, dfg)
+    fit = fit_presets([req.source], req.seed, req.rounds, progress, need_bundle)
+    if fit.name is not None and fit.builder is not None:
+        # the chosen ADG's file and viz sidecar beside the artifacts; the view of
+        # the module written, which names the sidecar (viz.html draws by it)
+        module, path, _ = fit.builder.write_module(out_dir, fit.name)
+        (placed,) = fit.placed
+        return (Adg(fit.name, path, adg_view(module)), placed.mapping, placed.compiled.func,
+                placed.compiled.inputs)
     # presets come smallest first: the last one tried is the largest
-    blocking = last if isinstance(last, LoomError) else _diagnosis(*last) if last else \
-        LoomError("no preset")
+    last = fit.passed_over[-1] if fit.passed_over else None
+    blocking = LoomError("no preset") if last is None else \
+        _diagnosis(*last.failed, last.preset, last.dfg) if last.failed else last.reason
     raise LoomError(f"auto: the kernel maps onto no preset (see loom adg --list); on the "
                     f"largest: {blocking.message}", blocking.loc or Location(req.source.kernel))
 
@@ -164,4 +128,4 @@ def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:
     return MappedKernel(target, m, func, inputs, written)
 
 
-__all__ = ["MapRequest", "MappedKernel", "compile_for", "map_kernel"]
+__all__ = ["MapRequest", "MappedKernel", "map_kernel"]

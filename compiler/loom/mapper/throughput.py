@@ -100,8 +100,8 @@ class LoopThroughput:
 
     def line(self) -> str:
         """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
-        return (f"loop {self.loop}: expected II {_fmt(self.ii)} (direct RTL {_fmt(self.direct_ii)}),"
-                f" critical recurrence {self.latency} cycle(s) / {self.tokens} token(s): "
+        return (f"loop {self.loop}: expected II {fmt_bound(self.ii)} "
+                f"(direct RTL {fmt_bound(self.direct_ii)}), critical recurrence {self.latency} cycle(s) / {self.tokens} token(s): "
                 + " > ".join(self.cycle))
 
     def limit(self) -> str:
@@ -119,9 +119,10 @@ class LoopThroughput:
         if self.latches:
             regs += ("; " if regs else "") + f"{self.latches} memory store latch(es)"
         cycles = sum(r.latency for r in self.routes) + self.latches * latency.STORE_LATCH_LATENCY
-        return (f"loop {self.loop}: expected II {_fmt(self.ii)} (direct RTL {_fmt(self.direct_ii)}); "
-                f"{cycles} of its critical recurrence's {self.latency} cycle(s) / {self.tokens} "
-                f"token(s) on fabric registers" + (f" ({regs})" if regs else ""))
+        return (f"loop {self.loop}: expected II {fmt_bound(self.ii)} "
+                f"(direct RTL {fmt_bound(self.direct_ii)}); {cycles} of its critical "
+                f"recurrence's {self.latency} cycle(s) / {self.tokens} token(s) on fabric "
+                "registers" + (f" ({regs})" if regs else ""))
 
     def row(self) -> dict:
         """map.json's entry."""
@@ -132,7 +133,8 @@ class LoopThroughput:
                             "registers": list(r.registers)} for r in self.routes]}
 
 
-def _fmt(v: Bound) -> str:
+def fmt_bound(v: Bound) -> str:
+    """A bound as printed: `inf`, else its shortest decimal form."""
     return "inf" if v == math.inf else f"{float(v):g}"
 
 
@@ -411,4 +413,4 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
 
 
 __all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "critical_edges",
-           "throughput"]
+           "fmt_bound", "throughput"]

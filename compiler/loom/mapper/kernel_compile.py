@@ -1,0 +1,33 @@
+"""A kernel compiled for an ADG: its joins legalized to the ADG's largest
+join fan-in (seed 003), and its memory accesses given one index each (a
+fabric memory has one address port per lane: lowering/flat_memrefs.py; a
+.dfg.mlir is taken as it is)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from xdsl.ir import Operation
+
+from loom.golden.run import find_func
+from loom.inputs import Inputs, KernelSource, prepare
+from loom.lowering.dfg_input import load_dfg
+from loom.lowering.legalize import legalize_joins
+
+NO_JOIN_LIMIT = 64
+"""The join limit when the ADG has no join unit (any join is then a C1)."""
+
+
+def compile_for(source: KernelSource, fanin: int,
+                need_bundle: bool) -> tuple[Operation, Inputs]:
+    """(handshake.func, its inputs) of `source` compiled for an ADG whose
+    largest join has `fanin` inputs (0: none), memrefs flat."""
+    limit = fanin if fanin >= 1 else NO_JOIN_LIMIT
+    inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True),
+                     need_bundle=need_bundle)
+    func = find_func(load_dfg(inputs.dfg), source.top, str(inputs.dfg))
+    legalize_joins(func.regions[0].block, limit, str(inputs.dfg))
+    return func, inputs
+
+
+__all__ = ["NO_JOIN_LIMIT", "compile_for"]
