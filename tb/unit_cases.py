@@ -310,8 +310,10 @@ def _memory(family: str, params: Params) -> UnitCase:
         return Stimulus(inputs, gates, meta)
 
     # on-chip contents survive the reset between episodes: each episode's
-    # golden memory starts where the previous one ended (zeros at first)
-    carried: dict[str, list[int] | None] = {"storage": None}
+    # golden memory starts where the previous one ended (zeros at first, or
+    # a constant table's contents as bit patterns)
+    rom = [v & ((1 << w) - 1) for v in params["init"]] if "init" in params else None
+    carried: dict[str, list[int] | None] = {"storage": rom}
 
     def expected(stim: Stimulus) -> Expected:
         initial = stim.meta["memory"] if family == "extmemory" else carried["storage"]

@@ -34,6 +34,10 @@ class KernelSource:
     max_join_fanin: int = 64
     flat_memrefs: bool = False
     """One index per access (a fabric memory has one address port per lane)."""
+    constant_tables: bool = True
+    """A C array only read after its initializer is a constant table (a
+    memref.global, a read-only memory); False: every initialized local array
+    is written by its initializer's stores (the fabric's memories start empty)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> KernelSource:
@@ -72,7 +76,8 @@ def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
     given = source.bundle
     if kernel.name.endswith(".c"):
         arts = compile_kernel(kernel, source.top, list(source.include_dirs),
-                              list(source.defines), out_dir)
+                              list(source.defines), out_dir,
+                              constant_tables=source.constant_tables)
         lower(arts.scf_mlir, arts.dfg_mlir, arts.top, source.max_join_fanin,
               source.flat_memrefs)
         return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,

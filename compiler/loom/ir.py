@@ -40,6 +40,7 @@ from xdsl.utils.lexer import Span
 
 from loom.diagnostics import LoomError, Location
 from loom.dialects.arith_extras import arith_dialect
+from loom.dialects.memref_extras import memref_dialect
 from loom.dialects.dataflow import Dataflow
 from loom.dialects.fabric import Fabric
 from loom.dialects.handshake import Handshake
@@ -54,6 +55,7 @@ def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
     available = get_all_dialects()
     available["arith"] = arith_dialect
+    available["memref"] = memref_dialect
     for name in _UPSTREAM_DIALECTS:
         ctx.register_dialect(name, available[name])
     ctx.load_dialect(Handshake)

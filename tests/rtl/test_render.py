@@ -67,7 +67,10 @@ def test_control_channels_have_no_data_port(family):
     ("extsi", dict(w_in=32, w_out=16), "must be wider"),
     ("mux", dict(n=2, w=0, extras=(("tag", 2),)), "control channel (w=0) cannot carry"),
     ("fork", dict(n=2, w=8, extras=(("valid", 1),)), "reserved"),
-    ("memory", dict(ld=1, st=0, shape=(4,), w=8), "without store ports"),
+    ("memory", dict(ld=1, st=0, shape=(4,), w=8), "without store ports or contents"),
+    ("memory", dict(ld=1, st=1, shape=(2,), w=8, init=(1, 2)), "read-only: no store ports"),
+    ("memory", dict(ld=1, st=0, shape=(2,), w=8, init=(1, 2, 3)), "must be 2 integers of 8 bits"),
+    ("memory", dict(ld=1, st=0, shape=(2,), w=8, init=(1, 256)), "must be 2 integers of 8 bits"),
     ("memory", dict(ld=1, st=1, shape=(1 << 20,), w=8, aw=16), "cannot index"),
     ("frobnicate", dict(), "no RTL unit family 'frobnicate'"),
 ])

@@ -7,7 +7,7 @@ make test runs the kernels on PRESET alone: one Verilator build of it
 (gen/fabric_build/<PRESET>, cached and shared by every kernel) serves them all.
 The other kernels, grouped by preset (one build each; a 16x16 one takes
 many minutes), are behind `slow`; those of SMALLER run at a smaller size.
-Every kernel of kernels/ is in exactly one list below.
+Every kernel of kernels/ is in exactly one list below, or in REFUSED.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from loom.cli import main
 from loom.golden.run import find_func
 from loom.inputs import KernelSource, prepare
 from loom.mapper.kernel_map import MapRequest
@@ -109,6 +110,14 @@ sha256_block passes both seeds on its 20x20 of three tracks (cff4fb5):
 and 13 GB (1,491 C++ files), then the compile, and seed 2 about 7 minutes."""
 
 
+REFUSED: dict[str, str] = {
+    "aes_subbytes": "the constant table 'sbox' is not supported on the fabric",
+    "recip_div": "the constant table 'recip' is not supported on the fabric",
+}
+"""Kernels the fabric refuses in one line, and why: a file-scope constant table
+(the direct RTL reads it from a ROM; the fabric's memories start empty)."""
+
+
 SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],
                                  "matmul30": ["ROWS_A=10", "COLS_A=10", "COLS_B=10"]}
 """Kernels run at a smaller size (`-D`, overrides their header documents):
@@ -182,9 +191,17 @@ def test_smaller_kernels_keep_their_ops(kernel, tmp_path):
     assert ops(tmp_path / "full", ()) == ops(tmp_path / "small", SMALLER[kernel])
 
 
+@pytest.mark.parametrize("kernel", sorted(REFUSED))
+def test_the_fabric_refuses_in_one_line(kernel, tmp_path, capsys):
+    assert main(["map", kernel, "--adg", PRESET, "-o", str(tmp_path), "--no-progress"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"kernels/{kernel}.c:" in line and REFUSED[kernel] in line
+
+
 def test_every_kernel_is_listed_once():
-    """Nothing is dropped silently: each kernel of kernels/ runs (fast or slow)."""
+    """Nothing is dropped silently: each kernel of kernels/ runs (fast or slow)
+    or is refused in one line."""
     grouped = [k for group in (SLOW, ON_CHIP) for ks in group.values() for k in ks]
-    listed = FAST + TAGGED[1] + grouped
+    listed = FAST + TAGGED[1] + grouped + list(REFUSED)
     assert len(listed) == len(set(listed))
     assert sorted(listed) == sorted(p.stem for p in KERNELS.glob("*.c"))

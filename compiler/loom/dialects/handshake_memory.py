@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, NoneType, i32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IndexType, IntegerAttr, MemRefType,
+                                   NoneType, i32)
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
@@ -300,6 +301,21 @@ class ExternalMemoryOp(_MemoryLike):
 
     def verify_(self) -> None:
         self._verify_ports()
+
+
+INIT_ATTR = "init"
+"""A handshake.memory's initial contents, row-major (`init = dense<[...]> :
+tensor<...>`): a constant table, read-only (the front end's `memref.global`
+constants; lowering/memory_interface.py)."""
+
+
+def memory_init(op: Operation) -> list[int] | None:
+    """The contents a handshake.memory starts with (None: undefined, as a C
+    local array), as signed or unsigned integers as written."""
+    table = op.attributes.get(INIT_ATTR)
+    if isinstance(table, DenseIntOrFPElementsAttr):
+        return [int(v) for v in table.get_values()]
+    return None
 
 
 @irdl_op_definition

@@ -99,8 +99,9 @@ def c_flags(include_dirs: list[str] | None, defines: list[str] | None) -> list[s
 
 def compile_kernel(kernel: Path, top: str | None, include_dirs: list[str] | None,
                    defines: list[str] | None, out_dir: Path,
-                   progress: Progress | None = None) -> Artifacts:
-    """Run the whole front end on one C file; every artifact lands in out_dir."""
+                   progress: Progress | None = None, constant_tables: bool = True) -> Artifacts:
+    """Run the whole front end on one C file; every artifact lands in out_dir
+    (`constant_tables`: KernelSource's)."""
     kernel = Path(kernel)
     if kernel.suffix != ".c":
         raise LoomError("the front end takes a .c file", Location(str(kernel)))
@@ -125,7 +126,7 @@ def compile_kernel(kernel: Path, top: str | None, include_dirs: list[str] | None
     report("import", paths["llvm.mlir"], time.perf_counter() - t)
 
     t = time.perf_counter()
-    module = raise_to_cf(parse_llvm_dialect(llvm_text, paths["llvm.mlir"]), sig)
+    module = raise_to_cf(parse_llvm_dialect(llvm_text, paths["llvm.mlir"]), sig, constant_tables)
     paths["cf.mlir"].write_text(print_generic(module))
     report("raise", paths["cf.mlir"], time.perf_counter() - t)
 

@@ -15,14 +15,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import arith, cf, memref, scf, ub
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IndexType, IntegerAttr, IntegerType,
+                                   MemRefType)
 from xdsl.interpreter import (Interpreter, InterpreterFunctions, PythonValues,
                               ReturnedValues, Successor, impl, impl_terminator,
                               register_impls)
 from xdsl.ir import Attribute, Operation
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
 from loom.addressing import Address, row_major
+from loom.dialects.memref_extras import GlobalOp
 from loom.frontend.mlir_ir import IndexCastUIOp
 
 INDEX_BITS = 64
@@ -283,6 +286,19 @@ class MemrefSemantics(InterpreterFunctions):
     def run_alloc(self, interp: Interpreter, op: memref.AllocOp,
                   args: PythonValues) -> PythonValues:
         return self._new(op)
+
+    @impl(memref.GetGlobalOp)
+    def run_get_global(self, interp: Interpreter, op: memref.GetGlobalOp,
+                       args: PythonValues) -> PythonValues:
+        # a constant table (the front end's memref.global for a C const array)
+        table = SymbolTable.lookup_symbol(op, op.name_)
+        t = op.results[0].type
+        if not isinstance(table, GlobalOp) or not isinstance(t, MemRefType) or \
+                not isinstance(table.initial_value, DenseIntOrFPElementsAttr):
+            raise RunError(f"no constant table @{op.name_.root_reference.data}", op)
+        width = width_of(t.element_type)
+        return (Memory(tuple(t.get_shape()), width,
+                       [int(v) & ((1 << width) - 1) for v in table.initial_value.get_values()]),)
 
     @impl(memref.DeallocOp)
     def run_dealloc(self, interp: Interpreter, op: memref.DeallocOp,

@@ -19,6 +19,7 @@ from loom.bundle import Bundle, bits
 from loom.dfg_names import name_dfg, op_kind
 from loom.diagnostics import Location, LoomError
 from loom.dialects.channel_types import data_width, extras, is_control
+from loom.dialects.handshake_memory import memory_init
 from loom.golden.actor import Actor
 from loom.golden.graph import Graph, Node
 from loom.golden.ops import arith
@@ -154,6 +155,9 @@ def _memory(op: Operation, graph: Graph, bundle: Bundle, arg_index: dict[Any, in
     ld, st = _attr(op, "ld_count"), _attr(op, "st_count")
     if op.name == "handshake.memory":
         shape, width = _memref_shape(_attr(op, "mem_type"), where)
+        table = memory_init(op)   # a constant table's contents
+        if table is not None:
+            return Memory(ld, st, shape, width, [bits(v, width) for v in table])
         return Memory(ld, st, shape, width)
     memref = op.operands[0]
     if memref not in arg_index:

@@ -28,7 +28,7 @@ ARITH_OPS = {
     "arith.extui", "arith.trunci", "arith.index_cast", "arith.index_castui",
 }
 #: view ops: no token of their own; accesses through them resolve to the root
-VIEW_OPS = {"memref.cast", "memref.alloca", "memref.alloc"}
+VIEW_OPS = {"memref.cast", "memref.alloca", "memref.alloc", "memref.get_global"}
 
 
 class Lowering:

@@ -1,7 +1,8 @@
 """A kernel compiled for an ADG: its joins legalized to the ADG's largest
-join fan-in (seed 003), and its memory accesses given one index each (a
+join fan-in (seed 003), its memory accesses given one index each (a
 fabric memory has one address port per lane: lowering/flat_memrefs.py; a
-.dfg.mlir is taken as it is)."""
+.dfg.mlir is taken as it is), and its initialized arrays written by their
+initializers' stores (the fabric's memories start empty: no constant tables)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from dataclasses import replace
 
 from xdsl.ir import Operation
 
+from loom.diagnostics import Location, LoomError
+from loom.dialects.handshake_memory import memory_init
 from loom.golden.run import find_func
+from loom.ir import op_location
 from loom.inputs import Inputs, KernelSource, prepare
 from loom.lowering.dfg_input import load_dfg
 from loom.lowering.legalize import legalize_joins
@@ -23,9 +27,14 @@ def compile_for(source: KernelSource, fanin: int,
     """(handshake.func, its inputs) of `source` compiled for an ADG whose
     largest join has `fanin` inputs (0: none), memrefs flat."""
     limit = fanin if fanin >= 1 else NO_JOIN_LIMIT
-    inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True),
-                     need_bundle=need_bundle)
+    inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True,
+                             constant_tables=False), need_bundle=need_bundle)
     func = find_func(load_dfg(inputs.dfg), source.top, str(inputs.dfg))
+    for op in func.regions[0].block.ops:   # a .scf.mlir or .dfg.mlir given with a table
+        if op.name == "handshake.memory" and memory_init(op) is not None:
+            raise LoomError("a constant table (handshake.memory with init) on the fabric is "
+                            "not supported: the fabric's memories start empty",
+                            op_location(op) or Location(str(inputs.dfg)))
     legalize_joins(func.regions[0].block, limit, str(inputs.dfg))
     return func, inputs
 

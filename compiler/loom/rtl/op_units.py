@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 from loom.dfg_names import op_kind
 from loom.diagnostics import LoomError, Location
 from loom.dialects.channel_types import data_width
+from loom.dialects.handshake_memory import memory_init
 from loom.golden.ops.arith import PREDICATE_NAMES
 from loom.ir import op_location
 
@@ -64,8 +65,11 @@ def _memory(op: Operation) -> OpUnit:
         ins += [("ld_addr", j * rank + k) for k in range(rank)]
     outs = _lanes("ld_data", ld) + _lanes("st_done", st) + _lanes("ld_done", ld)
     family = "extmemory" if op.name == "handshake.extmemory" else "memory"
-    return OpUnit(family, dict(ld=ld, st=st, shape=shape, w=data_width(mem_type.element_type),
-                               aw=INDEX_BITS), ins, outs)
+    params = dict(ld=ld, st=st, shape=shape, w=data_width(mem_type.element_type), aw=INDEX_BITS)
+    table = memory_init(op)
+    if table is not None:   # a constant table: a ROM
+        params["init"] = tuple(table)
+    return OpUnit(family, params, ins, outs)
 
 
 def op_unit(op: Operation, filename: str) -> OpUnit:

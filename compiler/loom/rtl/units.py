@@ -8,6 +8,7 @@ combinational units lint clean without waivers) and the template context.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,6 +90,19 @@ class _Params:
         if not isinstance(v, bool):
             raise self.fail(f"parameter '{name}' must be a boolean, got {v!r}")
         return v
+
+    def values(self, name: str, count: int, width: int) -> tuple[int, ...] | None:
+        """`count` integers of `width` bits (two's complement for negatives), as
+        unsigned bit patterns; None when the parameter is absent."""
+        self.used.add(name)
+        v = self.params.get(name)
+        if v is None:
+            return None
+        if not isinstance(v, (list, tuple)) or len(v) != count or not all(
+                isinstance(x, int) and not isinstance(x, bool) and -(1 << (width - 1)) <= x
+                < (1 << width) for x in v):
+            raise self.fail(f"parameter '{name}' must be {count} integers of {width} bits")
+        return tuple(x & ((1 << width) - 1) for x in v)
 
     def extras(self) -> Extras:
         """Downstream extra signals as ((name, width), ...)."""
@@ -445,11 +459,14 @@ def _memory(p: _Params) -> UnitSpec:
     w, aw = p.int("w", 1, 4096), p.int("aw", 1, 64, default=64)
     if ld + st == 0:
         raise p.fail("needs at least one load or store port")
-    if p.family == "memory" and st == 0:
-        raise p.fail("an on-chip memory without store ports would never hold data")
     depth = 1
     for d in shape:
         depth *= d
+    init = p.values("init", depth, w) if p.family == "memory" else None
+    if init is not None and st:
+        raise p.fail("a memory with contents (init) is read-only: no store ports")
+    if p.family == "memory" and st == 0 and init is None:
+        raise p.fail("an on-chip memory without store ports or contents would never hold data")
     dw = max(1, clog2(depth))
     if clog2(depth) > aw:
         raise p.fail(f"address width aw={aw} cannot index {depth} elements")
@@ -457,9 +474,13 @@ def _memory(p: _Params) -> UnitSpec:
     ports = _memory_ports(ld, st, rank, aw, w)
     shape_s = "x".join(map(str, shape))
     ctx = dict(ld=ld, st=st, rank=rank, shape=shape, strides=_strides(shape),
-               depth=depth, dw=dw, aw=aw, w=w)
+               depth=depth, dw=dw, aw=aw, w=w, init=init)
     params = dict(ld=ld, st=st, shape=shape, w=w, aw=aw)
     module = f"loom_{p.family}_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}"
+    if init is not None:   # a ROM: its contents name the module (two tables, two modules)
+        digest = hashlib.sha256(",".join(map(str, init)).encode()).hexdigest()[:10]
+        params["init"] = f"<{depth} values, sha256 {digest}>"
+        module += f"_rom{digest}"
     if p.family == "extmemory":
         # master port: element address, write data, write enable; in-order
         # response; mem_idle: nothing in flight (the top's done waits for it)

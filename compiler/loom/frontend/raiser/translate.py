@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import NoReturn
 
 from xdsl.dialects import arith, cf, func, memref, ub
-from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr,
+from xdsl.dialects.builtin import (BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr,
                                    FunctionType, IndexType, IntegerAttr, IntegerType,
                                    MemRefType, ModuleOp, StringAttr, SymbolRefAttr,
-                                   UnregisteredOp)
+                                   TensorType, UnitAttr, UnregisteredOp)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from loom.diagnostics import LoomError, Location
+from loom.dialects.memref_extras import GlobalOp
 from loom.frontend.llvm_input import c_location, source_location
 from loom.frontend.raiser.cfg import irreducible_edge, reverse_postorder
 from loom.frontend.raiser.memory import ConstTable, Index, Pointer, Root, unravel
@@ -53,16 +54,19 @@ def op_name(op: Operation) -> str:
     return op.name
 
 
-def raise_to_cf(module: ModuleOp, sig: Signature) -> ModuleOp:
-    """The module holding `func.func @<top>` in CF form."""
+def raise_to_cf(module: ModuleOp, sig: Signature, constant_tables: bool = True) -> ModuleOp:
+    """The module holding `func.func @<top>` in CF form, and the constant tables
+    it reads (`memref.global` constants; none without `constant_tables`: then
+    an initialized array is written by its initializer's stores)."""
     funcs = {_sym_name(op): op for op in module.ops if op_name(op) == "llvm.func"}
     globals_ = {_sym_name(op): op for op in module.ops if op_name(op) == "llvm.mlir.global"}
     top = funcs.get(sig.name)
     if top is None or not top.regions or not top.regions[0].blocks:
         raise LoomError(f"function '{sig.name}' is missing from the LLVM IR",
                         Location(sig.file, sig.line))
-    new = _Raiser(top, funcs, globals_, sig).run()
-    return ModuleOp([new])
+    raiser = _Raiser(top, funcs, globals_, sig, constant_tables)
+    new = raiser.run()
+    return ModuleOp([*raiser.tables.values(), new])
 
 
 def _sym_name(op: Operation) -> str:
@@ -72,8 +76,9 @@ def _sym_name(op: Operation) -> str:
 
 class _Raiser:
     def __init__(self, fn: Operation, funcs: dict[str, Operation],
-                 globals_: dict[str, Operation], sig: Signature):
+                 globals_: dict[str, Operation], sig: Signature, constant_tables: bool = True):
         self.fn, self.funcs, self.globals, self.sig = fn, funcs, globals_, sig
+        self.constant_tables = constant_tables
         self.where = Location(sig.file, sig.line)
         self.vals: dict[SSAValue, SSAValue | Pointer | ConstTable] = {}
         self.blocks: dict[Block, Block] = {}
@@ -82,6 +87,9 @@ class _Raiser:
         self.index_of: dict[tuple[SSAValue, Block | None], Index] = {}
         self.cur: Block | None = None
         self.cur_loc: Attribute | None = None
+        self.tables: dict[str, GlobalOp] = {}
+        """The constant tables the function reads, as memref.global constants."""
+        self.table_roots: dict[str, Root] = {}
 
     # -- diagnostics ---------------------------------------------------------------
 
@@ -337,6 +345,11 @@ class _Raiser:
             what = "floating-point" if isinstance(inner, LFloat) else "struct or pointer"
             self.fail(op, f"a local {what} variable is not supported")
         shape = dims if dims else (1,)
+        table = self._initial_table(op.results[0]) if self.constant_tables else None
+        if table is not None and (table.shape, table.width) == (shape, inner.width):
+            # written only by its initializer: read the constant table in place
+            self.vals[op.results[0]] = Pointer(self._table_root(table), ())
+            return
         alloc = self.emit(memref.AllocaOp.get(IntegerType(inner.width), shape=list(shape)))
         root = Root(alloc.results[0], shape, inner.width)
         self.vals[op.results[0]] = Pointer(root, () if dims else (0,))
@@ -437,6 +450,9 @@ class _Raiser:
 
     def _op_intr_memcpy(self, op: Operation) -> None:
         dst = self.pointer(op.operands[0], op)
+        if dst.root in self.table_roots.values() and isinstance(self.vals.get(op.operands[1]),
+                                                                 ConstTable):
+            return   # a read-only local's initializer: the table is read in place
         self._whole_array(dst, op, "memcpy")
         src = self.vals.get(op.operands[1])
         if isinstance(src, ConstTable):
@@ -479,10 +495,64 @@ class _Raiser:
                                      for u in op.results[0].uses):
             self.vals[op.results[0]] = table     # the source of an initializer list
             return
+        if table is not None and self.constant_tables:   # a `const` table read in place
+            self.vals[op.results[0]] = Pointer(self._table_root(table), ())
+            return
+        if table is not None:   # located at its first read (the global's own is the decl's)
+            first = next((u.operation for u in op.results[0].uses), op)
+            self.fail(first, f"the constant table '{name}' is not supported on the fabric (its "
+                             "memories start empty); copy it into a local array")
         if name in self.funcs:
             self.fail(op, f"function pointers (taking the address of '{name}') are not supported")
         self.fail(op, f"global variables ('{name}') are not supported; pass arrays as "
                       "parameters of the top function")
+
+    def _initial_table(self, local: SSAValue) -> ConstTable | None:
+        """The constant table a local array is copied from by its initializer
+        list, when nothing else writes it (no store, memset or memcpy into it,
+        and its address goes nowhere but loads): C's `const int t[] = {...}`,
+        or any table the kernel only reads. None otherwise."""
+        table, pending, seen = None, [local], set()
+        while pending:
+            ptr = pending.pop()
+            for use in ptr.uses:
+                user, name = use.operation, op_name(use.operation)
+                if name == "llvm.getelementptr" and use.index == 0:
+                    if user not in seen:
+                        seen.add(user)
+                        pending.append(user.results[0])
+                elif name == "llvm.load" or name in DROPPED:
+                    continue
+                elif name == "llvm.intr.memcpy" and use.index == 0 and ptr is local \
+                        and table is None:
+                    src = user.operands[1].owner
+                    if not (isinstance(src, Operation) and op_name(src) == "llvm.mlir.addressof"):
+                        return None
+                    sym = src.properties.get("global_name")
+                    name_ = sym.root_reference.data if isinstance(sym, SymbolRefAttr) else "?"
+                    table = _const_table(self.globals.get(name_), name_)
+                    if table is None:
+                        return None
+                else:
+                    return None
+        return table
+
+    def _table_root(self, table: ConstTable) -> Root:
+        """The memref of a constant table: `memref.global "private" constant`
+        with the C initialiser, read through `memref.get_global` (hoisted to the
+        entry block with the constants, so it dominates every use)."""
+        if table.name not in self.table_roots:
+            elem = IntegerType(table.width)
+            mtype = MemRefType(elem, list(table.shape))
+            values = DenseIntOrFPElementsAttr.from_list(
+                TensorType(elem, list(table.shape)),
+                [IntegerAttr(v, elem, truncate_bits=True).value.data for v in table.values])
+            self.tables[table.name] = GlobalOp.get(
+                StringAttr(table.name), mtype, values, constant=UnitAttr())
+            get = memref.GetGlobalOp(table.name, mtype)
+            self.const_ops.append(get)
+            self.table_roots[table.name] = Root(get.results[0], table.shape, table.width)
+        return self.table_roots[table.name]
 
     def _op_mlir_zero(self, op: Operation) -> None:
         self.fail(op, "null pointers are not supported")
@@ -579,12 +649,19 @@ def _const_table(g: Operation | None, name: str) -> ConstTable | None:
     if g is None or "constant" not in g.properties:
         return None
     value, gtype = g.properties.get("value"), g.properties.get("global_type")
-    if not isinstance(value, DenseIntOrFPElementsAttr) or gtype is None:
+    if gtype is None:
         return None
     shape, inner = array_shape(ltype(gtype))
     if not shape or not isinstance(inner, LInt):
         return None
-    values = tuple(int(v) for v in value.get_values())
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        values = tuple(int(v) for v in value.get_values())
+    elif isinstance(value, (StringAttr, BytesAttr)) and inner.width == 8:   # a byte array
+        # xDSL reads MLIR's string as text when it decodes as UTF-8, else as bytes
+        raw = value.data
+        values = tuple(raw if isinstance(raw, bytes) else raw.encode("utf-8"))
+    else:
+        return None
     n = 1
     for d in shape:
         n *= d
