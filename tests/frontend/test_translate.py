@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from loom.bundle import compare
-from loom.cli import main
-from loom.frontend.driver import compile_kernel
-from loom.frontend.reference import run_reference
+from tests.frontend.c_kernel import compile_c, golden_passes, reference_problems
 
 BOOL_KERNEL = """\
 #include <stdbool.h>
@@ -54,10 +51,7 @@ def _bools(flags: list[int], a: list[int], out: list[int], neg: int, odd: int) -
 
 @pytest.fixture(scope="module")
 def bools(tmp_path_factory):
-    d = tmp_path_factory.mktemp("bools")
-    src = d / "bools.c"
-    src.write_text(BOOL_KERNEL)
-    return src, compile_kernel(src, None, [], [], d / "out")
+    return compile_c(tmp_path_factory, "bools", BOOL_KERNEL)
 
 
 def test_bool_is_a_byte_at_the_boundary(bools):
@@ -83,13 +77,9 @@ def test_bool_is_a_byte_at_the_boundary(bools):
 @pytest.mark.parametrize("stage", ["scf", "cf"])
 def test_bool_reference_matches_native(bools, stage):
     _, arts = bools
-    path = arts.scf_mlir if stage == "scf" else arts.cf_mlir
-    assert compare(arts.bundle, run_reference(path, arts.bundle, arts.top)) == []
+    assert reference_problems(arts, stage) == []
 
 
 def test_bool_golden_matches_native(bools, tmp_path, capsys):
     src, _ = bools
-    status = main(["run", str(src), "-o", str(tmp_path / "golden")])
-    out = capsys.readouterr().out
-    assert status == 0, out
-    assert "PASS" in out
+    golden_passes(src, tmp_path / "golden", capsys)

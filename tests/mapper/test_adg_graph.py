@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from loom.dialects.fabric_types import BitsType
 from loom.ir import parse, verify_module
 from loom.mapper.adg_graph import AdgEdge, flatten
 from loom.fabric.adg_view import adg_view
-from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
-from tests.mapper.test_bridges import _map
+from tests.lowering.test_dfg_input import needs_mirror
+from tests.mapper.loom_cases import map_case as _map, run_check
 
 B = "!fabric.bits<32>"
 ADG = f"""\
@@ -98,8 +95,4 @@ def test_a_unit_result_leaves_only_by_a_pe_output_wide_enough(tmp_path):
     index_out = gate.outputs[0]
     widths = {g.ports[e.dst].type for e in g.edges if e.src == index_out}
     assert widths == {BitsType(64)}
-    script = tmp_path / "check.py"
-    script.write_text(_mirror_file("tests/unit/mapper-fifo-recurrence-guard/check.py"))
-    run = subprocess.run([sys.executable, str(script), "guard", str(tmp_path)],
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stdout + run.stderr
+    run_check("mapper-fifo-recurrence-guard", tmp_path)

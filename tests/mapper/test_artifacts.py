@@ -8,8 +8,6 @@ embeds the map JSON verbatim, as LOOM's viz does)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from loom.mapper.config_files import read_config_bin
 from loom.mapper.mapping import map_dfg
 from loom.fabric.adg_view import adg_view
 from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
+from tests.mapper.loom_cases import run_check
 from tests.mapper.test_placement import _body
 
 
@@ -77,14 +76,7 @@ CHECKED = [("function-unit-configs", "dfg", "function-unit-configs"),
 def test_loom_check_scripts_accept_our_artifacts(tmp_path, case, dfg, name):
     m, written = _map_case(case, tmp_path, dfg)
     assert m.ok and not written.violations
-    for suffix in ("map.json", "config.json"):
-        (tmp_path / f"{dfg}.{suffix}").symlink_to(f"{dfg}.fabric.{suffix}")
-    (tmp_path / f"{dfg}.viz.html").write_text((tmp_path / f"{dfg}.fabric.map.json").read_text())
-    script = tmp_path / "check.py"
-    script.write_text(_mirror_file(f"tests/unit/{case}/check.py"))
-    run = subprocess.run([sys.executable, str(script), name, str(tmp_path)],
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stdout + run.stderr
+    run_check(case, tmp_path, dfg, name)
 
 
 @needs_mirror

@@ -6,27 +6,18 @@ route tables and regions derived by hand from the case's fabric.mlir."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from loom.cli import main
-from tests.lowering.test_dfg_input import _mirror_file, needs_mirror
+from tests.lowering.test_dfg_input import needs_mirror
+from tests.mapper.loom_cases import map_case as _map, run_check
 
 CHECKED = [f"{k}-tagged-{c}" for k in ("extmemory", "memory")
            for c in ("map-hierarchy", "map-width-distinct", "egress-width")]
 """Lanes rewritten by map_tag (request side, response side or both), merged
 through a tree of switches, tag widths adapted on the way."""
-
-
-def _map(case: str, out: Path) -> int:
-    """`loom map dfg.mlir --adg fabric.mlir -o out` on LOOM's case."""
-    for name in ("dfg.mlir", "fabric.mlir"):
-        (out / name).write_text(_mirror_file(f"tests/unit/{case}/{name}"))
-    return main(["map", str(out / "dfg.mlir"), "--adg", str(out / "fabric.mlir"),
-                 "-o", str(out), "--no-progress"])
 
 
 def _decoded(out: Path, capsys) -> dict[str, dict[str, int]]:
@@ -49,14 +40,7 @@ def _decoded(out: Path, capsys) -> dict[str, dict[str, int]]:
 @pytest.mark.parametrize("case", CHECKED)
 def test_loom_tagged_memory_cases_map_and_pass_loom_checks(tmp_path, case):
     assert _map(case, tmp_path) == 0
-    # check.py reads LOOM's names: dfg.map.json, dfg.config.json, dfg.viz.html
-    for suffix in ("map.json", "config.json", "viz.html"):
-        (tmp_path / f"dfg.{suffix}").symlink_to(f"dfg.fabric.{suffix}")
-    script = tmp_path / "check.py"
-    script.write_text(_mirror_file(f"tests/unit/{case}/check.py"))
-    run = subprocess.run([sys.executable, str(script), case, str(tmp_path)],
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stdout + run.stderr
+    run_check(case, tmp_path)
 
 
 @needs_mirror
