@@ -92,3 +92,39 @@ def test_for_the_fabric_tables_are_written_by_their_initializers(tmp_path):
     arts = compile_kernel(local, None, [], [], tmp_path / "o", constant_tables=False)
     text = arts.scf_mlir.read_text()
     assert "memref.global" not in text and text.count("memref.alloca") == 2
+
+
+LONG = """\
+#include <stdint.h>
+int32_t running(const int32_t x[100], int32_t y[100]) {
+  int32_t w[100] = {%s};
+  int32_t s = 0;
+  for (int i = 0; i < 100; i++) {
+    w[i] += x[i];
+    s += w[(i * 7) %% 100];
+    y[i] = w[i];
+  }
+  return s;
+}
+int main(void) {
+  int32_t x[100], y[100];
+  for (int i = 0; i < 100; i++) x[i] = i * 3 - 50;
+  return running(x, y) == 0;
+}
+""" % ", ".join(str(v * v - 40 * v) for v in range(100))
+
+
+def test_a_long_initializer_of_a_written_array_is_a_copy_loop(tmp_path_factory, tmp_path, capsys):
+    # 100 values, more than a memory's 64 store ports: the array is written,
+    # so it stays a local array, filled by a loop from its constant table
+    src, arts = compile_c(tmp_path_factory, "running", LONG)
+    text = arts.scf_mlir.read_text()
+    assert 'memref.global "private" constant @__const.running.w' in text
+    assert text.count("memref.alloca") == 1 and text.count("scf.for") == 2
+    assert reference_problems(arts, "scf") == []
+    golden_passes(src, tmp_path, capsys)
+    func = next(op for op in load_module(tmp_path / "running.dfg.mlir").walk()
+                if op.name == "handshake.func")
+    stores = [op.properties["st_count"].value.data for op in func.walk()
+              if op.name == "handshake.memory"]
+    assert sorted(stores) == [0, 2]   # the table (read-only), w (the copy and the loop's)

@@ -46,6 +46,10 @@ ALLOCATORS = {"malloc", "calloc", "realloc", "free", "aligned_alloc", "alloca",
               "posix_memalign", "__builtin_alloca"}
 PURE_PREFIXES = ("arith.", "ub.poison")
 MAX_INIT_ELEMENTS = 1024     # an initializer list becomes one store per element
+MAX_INIT_STORES = 64
+"""Beyond this many values, a written array's initializer is a copy loop from
+its constant table (an on-chip memory takes at most 64 store ports:
+rtl/units.py); up to it, one store per value, all at the array's start."""
 
 
 def op_name(op: Operation) -> str:
@@ -458,6 +462,15 @@ class _Raiser:
         if isinstance(src, ConstTable):
             if (src.shape, src.width) != (dst.root.shape, dst.root.width):
                 self.fail(op, "an initializer of another shape is not supported")
+            if self.constant_tables and len(src.values) > MAX_INIT_STORES:
+                # a long initializer of an array the kernel writes: copied from its
+                # constant table by a loop (one load and one store port, not one
+                # store port per value)
+                table = self._table_root(src)
+                self._loops(dst.root.shape, lambda idx: self.emit(memref.StoreOp.get(
+                    self.emit(memref.LoadOp.get(table.memref, idx)).results[0],
+                    dst.root.memref, idx)))
+                return
             if len(src.values) > MAX_INIT_ELEMENTS:
                 self.fail(op, f"an initializer list of more than {MAX_INIT_ELEMENTS} "
                               "elements is not supported")
