@@ -17,29 +17,17 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from xdsl.ir import Operation
-
 from loom.diagnostics import LoomError
-from loom.fabric.adg_view import AdgView, adg_view
-from loom.fabric.presets import preset, presets
-from loom.mapper.checks import check
+from loom.fabric.presets import presets
 from loom.inputs import KernelSource
-from loom.mapper.kernel_compile import compile_for
-from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
-from loom.mapper.precheck import PeDefinitions, builder_capacity, shortfall
+from loom.mapper.mapping import ROUNDS, Mapping
+from loom.mapper.preset_fit import fit_presets
 from loom.mapper.stats import map_stats
-from loom.mapper.dfg_graph import dfg_graph
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 SMALL_OPS, SMALL_SECONDS, ANY_SECONDS = 150, 20.0, 120.0
-
-
-def _compile(kernel: Path, fanin: int, out: Path) -> Operation:
-    func, _ = compile_for(KernelSource(str(kernel), out_dir=out), fanin, need_bundle=False)
-    return func
 
 
 def _row(name: str, m: Mapping | None, adg: str, seconds: float, why: str) -> str:
@@ -65,38 +53,25 @@ def main() -> int:
     opts = parser.parse_args()
     names = opts.kernels or sorted(p.stem for p in KERNELS.glob("*.c"))
     targets = [opts.adg] if opts.adg else [p.name for p in presets()]
-    views: dict[str, AdgView] = {}
-    parsed = PeDefinitions()
     print(f"{'kernel':22} {'ops':>5} {'preset':18} {'PEs':>4} {'sws':>5} {'hops':>6} "
           f"{'busiest sw':>14} {'map s':>7}")
     failed = 0
     with tempfile.TemporaryDirectory(prefix="loom-bench-map-") as tmp:
         for name in names:
-            compiled: dict[int, Operation] = {}
             m, adg, seconds, why = None, "-", 0.0, "no preset"
-            for target in targets:
-                capacity = builder_capacity(preset(target), parsed)
-                fanin = capacity.max_join_fanin
-                try:
-                    func = compiled.setdefault(fanin, _compile(
-                        KERNELS / f"{name}.c", fanin, Path(tmp) / name))
-                except LoomError as err:
-                    why = f"compile: {err.message}"
-                    break
-                short = shortfall(dfg_graph(func.regions[0].block), capacity, target)
-                if short is not None:  # as `--adg auto`: skipped unbuilt
-                    why, adg = short.message, target
-                    continue
-                view = views.setdefault(target, adg_view(preset(target).build()))
-                t0 = time.perf_counter()
-                m = map_dfg(func.regions[0].block, view, opts.seed, opts.rounds)
-                seconds, adg = time.perf_counter() - t0, target
-                if m.ok:
-                    break
-                violations = check(m, view)
-                why = violations[0].line() if violations else "unmapped"
-                if violations and violations[0].sw_node is not None:
-                    why += f" ({m.sw.nodes[violations[0].sw_node].op_name})"
+            source = KernelSource(str(KERNELS / f"{name}.c"), out_dir=Path(tmp) / name)
+            try:   # as `--adg auto` (or on the one preset given): mapper/preset_fit.py
+                fit = fit_presets([source], opts.seed, opts.rounds, names=targets)
+            except LoomError as err:
+                why = f"compile: {err.message}"
+            else:
+                if fit.placed:
+                    (placed,) = fit.placed
+                    m, adg, seconds = placed.mapping, fit.name or "-", placed.seconds
+                elif fit.passed_over:
+                    last = fit.passed_over[-1]
+                    m = last.failed[0] if last.failed else None
+                    adg, seconds, why = last.preset, last.seconds, last.reason.message
             print(_row(name, m, adg, seconds, why), flush=True)
             failed += m is None or not m.ok
     print(f"{len(names) - failed} of {len(names)} kernels mapped")

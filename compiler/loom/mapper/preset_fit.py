@@ -12,6 +12,7 @@ the kernel and the reason that stopped it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -49,6 +50,8 @@ class Placed:
     source: KernelSource
     compiled: Compiled
     mapping: Mapping
+    seconds: float = 0.0
+    """Placement and routing (map_dfg) on the fitting preset."""
 
     def line(self, view: AdgView) -> str:
         """How much of the preset the kernel takes, and its expected II against
@@ -75,6 +78,8 @@ class PassedOver:
     reason: LoomError
     failed: tuple[Mapping, AdgView] | None = None
     """The failed mapping when placement and routing ran (None: skipped unbuilt)."""
+    seconds: float = 0.0
+    """That placement and routing."""
 
 
 @dataclass
@@ -90,14 +95,16 @@ class PresetFit:
 
 
 def fit_presets(sources: Sequence[KernelSource], seed: int = 0, rounds: int = ROUNDS,
-                progress: Progress | None = None, need_bundle: bool = False) -> PresetFit:
-    """The smallest preset that maps every kernel of `sources` (module docstring)."""
+                progress: Progress | None = None, need_bundle: bool = False,
+                names: Sequence[str] | None = None) -> PresetFit:
+    """The smallest preset that maps every kernel of `sources` (module
+    docstring), among `names` in their order (default: `loom adg --list`)."""
     progress = progress or Progress(enabled=False)
     compiled: dict[tuple[int, int], Compiled] = {}
     parsed = PeDefinitions()
     fit = PresetFit()
-    for p in presets():
-        builder = preset(p.name)
+    for name in names if names is not None else [p.name for p in presets()]:
+        builder = preset(name)
         capacity = builder_capacity(builder, parsed)
         fanin = capacity.max_join_fanin
         for k, source in enumerate(sources):
@@ -106,17 +113,17 @@ def fit_presets(sources: Sequence[KernelSource], seed: int = 0, rounds: int = RO
                 compiled[(k, fanin)] = Compiled(func, inputs, dfg_graph(func.regions[0].block))
         mine = [compiled[(k, fanin)] for k in range(len(sources))]
         short = next(((s, c, why) for s, c in zip(sources, mine)
-                      if (why := shortfall(c.sw, capacity, p.name)) is not None), None)
+                      if (why := shortfall(c.sw, capacity, name)) is not None), None)
         if short is not None:   # some kernel lacks a resource there: not built
             s, c, why = short
             dfg = str(c.inputs.dfg)
-            fit.passed_over.append(PassedOver(p.name, c.inputs.name, dfg, LoomError(
+            fit.passed_over.append(PassedOver(name, c.inputs.name, dfg, LoomError(
                 why.message, node_location(why.node, dfg))))
             continue
         view = adg_view(builder.build())
-        placed = _map_all(sources, mine, view, p.name, seed, rounds, progress, fit)
+        placed = _map_all(sources, mine, view, name, seed, rounds, progress, fit)
         if placed is not None:
-            fit.name, fit.builder, fit.view, fit.placed = p.name, builder, view, placed
+            fit.name, fit.builder, fit.view, fit.placed = name, builder, view, placed
             return fit
     return fit
 
@@ -128,15 +135,19 @@ def _map_all(sources: Sequence[KernelSource], mine: list[Compiled], view: AdgVie
     placed = []
     for source, c in zip(sources, mine):
         tick = lambda text, k=c.inputs.name: progress.update(f"{k} on {name}: {text}")  # noqa: E731
+        start = time.perf_counter()
         m = map_dfg(c.func.regions[0].block, view, seed, rounds, tick)
+        seconds = time.perf_counter() - start
         if not m.ok:
             violations = check(m, view)
             line = violations[0].line() if violations else "mapping failed"
+            if violations and violations[0].sw_node is not None:
+                line += f" ({m.sw.nodes[violations[0].sw_node].op_name})"
             dfg = str(c.inputs.dfg)
             fit.passed_over.append(PassedOver(name, c.inputs.name, dfg,
-                                              LoomError(line, Location(dfg)), (m, view)))
+                                              LoomError(line, Location(dfg)), (m, view), seconds))
             return None
-        placed.append(Placed(source, c, m))
+        placed.append(Placed(source, c, m, seconds))
     return placed
 
 
