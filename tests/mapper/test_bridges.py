@@ -142,3 +142,18 @@ def test_loom_shared_memory_cases_map(tmp_path, case):
     (memory,) = mapping["memory_regions"]
     first, second = memory["regions"]
     assert first["end_lane"] <= second["start_lane"]
+
+
+@needs_mirror
+def test_no_more_software_memories_than_regions(tmp_path, capsys):
+    # multi-extmemory's fabric with numRegion = 1: its two load lanes could
+    # carry both memories' loads, but one region holds one software memory
+    assert _map("multi-extmemory", tmp_path) == 0
+    capsys.readouterr()
+    fabric = tmp_path / "fabric.mlir"
+    fabric.write_text(fabric.read_text().replace("numRegion = 2", "numRegion = 1"))
+    assert main(["map", str(tmp_path / "dfg.mlir"), "--adg", str(fabric), "-o",
+                 str(tmp_path / "one"), "--no-progress"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "error: C1: " in line and "has 1 memories that can host it and the kernel has 2 ops" \
+        in line

@@ -67,8 +67,9 @@ class Option:
     end or start (its add_tag or del_tag when bridged: the lanes of one memory
     enter the fabric at different switches); empty: `site` for every port."""
     shares: tuple[str, ...] = ()
-    """More that it occupies with `resource`: the further lanes of a memory
-    with several regions (its software memories share it lane by lane)."""
+    """More that it occupies with `resource`: the further lanes and a region
+    slot of a memory with several regions (its software memories share it
+    lane by lane, one region each)."""
     lanes: tuple[int, int] = (0, 0)
     """A memory's lanes [first, end): its region's lane range."""
 
@@ -184,8 +185,8 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
     ld_data, ld_done, st_done (docs/loom-fabric-notes.md 1.3). Software lane k
     takes hardware lane first + k: first is 0 on a memory of one region; on
     one of several (LOOM's numRegion), software memories share it, each on
-    lanes [first, first + max(ld, st)) of every family, an option per first,
-    and the lanes are what the option occupies."""
+    lanes [first, first + max(ld, st)) of every family and in one region
+    slot, an option per first lane and slot, which occupies them."""
     ld, st = memory_lanes(op)
     width = max(ld, st, 1)
     by_name = {n.name: n for n in adg.nodes if n.resource_class == "memory"}
@@ -200,12 +201,18 @@ def _memory_options(op: Operation, adg: AdgGraph, memories: Sequence[HwMemory],
         fam_in = {f: request_lanes(adg, p, feeders) for f, p in zip(names_in, data_in)}
         fam_out = {f: response_lanes(adg, p, sinks) for f, p in zip(names_out, n.outputs)}
         lanes = {**fam_in, **fam_out}
-        firsts = range(max(hw.ld_count, hw.st_count) - width + 1) if hw.num_region > 1 else [0]
-        for first in firsts:
+        if hw.num_region == 1:
+            option = _memory_option(op, adg, n.id, lanes, 0, memref, feeders, sinks)
+            if option is not None:
+                found.append(replace(option, resource=f"node:{n.id}", shares=()))
+            continue
+        # several regions: an option per first lane and region slot, so that no
+        # more software memories than regions share it, on lanes of their own
+        for first in range(max(hw.ld_count, hw.st_count) - width + 1):
             option = _memory_option(op, adg, n.id, lanes, first, memref, feeders, sinks)
             if option is not None:
-                found.append(replace(option, resource=f"node:{n.id}", shares=()) if
-                             hw.num_region == 1 else option)
+                found += [replace(option, shares=(*option.shares, f"node:{n.id}:region{r}"))
+                          for r in range(hw.num_region)]
     return found
 
 
