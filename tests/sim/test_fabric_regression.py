@@ -93,7 +93,13 @@ viterbi, k2mm, floyd_warshall and jacobi_2d pass both seeds, 99 to 960 s
 each (gaussian 1,962 s beside a 20x20 build). At the sizes of SMALLER
 (below), matmul30 (344 s) and cnn_layer (2,305 s) pass both seeds (fa29c8a,
 2026-11-25). The 20x20 group passes both seeds on 497f328: matpow 2,441 s
-with its preset's build (about 30 minutes), nw 510 s, stencil3d 409 s."""
+with its preset's build (about 30 minutes), nw 510 s, stencil3d 409 s.
+Again after issue 30's placement, lane and throughput-round changes
+(2026-11-27): the 30 kernels of the 8x8 groups pass both seeds on dc5273b
+(1,422 s in all with two presets' builds; gcd 260 s with chess-8x8-ext4's,
+the others 9 to 183 s); WIDE's kernels but gaussian and cnn_layer pass both
+seeds on 286b1ce (about 97 minutes with the preset's rebuild), and their
+config.bin and map.json are byte-identical at dc5273b (all 31)."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
