@@ -69,3 +69,8 @@ def test_for_without_kernels_is_refused(tmp_path, capsys):
     assert main(["adg", "--for", ",", "--no-progress"]) == 2
     assert "loom adg --for: no kernel named" in capsys.readouterr().err
     assert not Path("gen/adg-for/,").exists()
+
+
+def test_for_with_a_preset_is_refused(tmp_path, capsys):
+    assert main(["adg", "chess-2x2", "--for", "sum_n", "--no-progress"]) == 2
+    assert "--for and --for-file take no preset" in capsys.readouterr().err

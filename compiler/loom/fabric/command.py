@@ -23,6 +23,8 @@ from loom.progress import Progress
 
 def adg_main(args: argparse.Namespace) -> int:
     if args.kernels or args.kernel_file:
+        if args.target is not None or args.list:
+            raise LoomError("loom adg: --for and --for-file take no preset, `check` or --list")
         return _fit_main(args)
     if args.list:
         listed = presets()

@@ -14,13 +14,12 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from loom.diagnostics import LoomError
+from loom.dialects import handshake as hs
 from loom.dialects.handshake_memory import INIT_ATTR
 from loom.dialects.memref_extras import GlobalOp
-from loom.lowering.source import where
-
-from loom.dialects import handshake as hs
 from loom.lowering.builder import DfgBuilder
 from loom.lowering.records import Access
+from loom.lowering.source import where
 
 
 def constant_table(root: SSAValue) -> GlobalOp | None:

@@ -2,9 +2,9 @@
 
 A root is a function argument (one extmemory), a local allocation (one
 memory) or a constant table (`memref.get_global` of a constant global: one
-memory holding the table, memory_interface.py). memref.cast is stripped; views that remap addresses (subview,
-reinterpret_cast, expand/collapse_shape) are rejected until their address
-arithmetic is lowered.
+memory holding the table, memory_interface.py). memref.cast is stripped;
+views that remap addresses (subview, reinterpret_cast, expand/collapse_shape)
+are rejected until their address arithmetic is lowered.
 """
 
 from __future__ import annotations

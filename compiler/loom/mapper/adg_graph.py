@@ -24,9 +24,9 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
-from loom.fabric.adg_view import AdgView, ViewNode
 from loom.dialects.fabric_tag import map_tag_entries
 from loom.dialects.fabric_types import scalar_width
+from loom.fabric.adg_view import AdgView, ViewNode
 from loom.mapper.bridges import tag_response_lanes
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from loom.dialects.fabric_types import TaggedType
 
 if TYPE_CHECKING:
-    from loom.mapper.adg_graph import AdgGraph
+    from loom.mapper.adg_graph import AdgGraph, AdgNode
 
 
 MERGES = ("spatial_sw", "temporal_sw")
@@ -94,7 +94,7 @@ def response_lanes(g: AdgGraph, port: int, sinks: dict[int, list[int]]) -> list[
     return [Lane(k, end, path) for k, (end, path) in enumerate(leaves) if end >= 0]
 
 
-def _splits(node) -> bool:
+def _splits(node: AdgNode) -> bool:
     """A stage of a response bridge: a temporal switch (splits by tag), a
     map_tag, or a one-output spatial switch (passes the tag on, its width
     adapted: LOOM's tagged-egress-width case)."""
@@ -179,4 +179,5 @@ def _split_output(g: AdgGraph, path: list[int], i: int) -> int:
     return -1
 
 
-__all__ = ["Lane", "MERGES", "families", "port_links", "request_lanes", "response_lanes", "tag_at", "tag_response_lanes"]
+__all__ = ["Lane", "families", "port_links", "request_lanes", "response_lanes", "tag_at",
+           "tag_response_lanes"]

@@ -17,9 +17,9 @@ docs/loom-fabric-notes.md section 4.5).
 - memory / extmemory: a region per software memory a hardware memory
   hosts, in placement order: valid, its lanes [first, first + L) (L: its
   largest family's lane count, the tags its bridges attach; first: 0 on a
-  memory of one region, else the lanes placement gave it), the address offset (extmemory 0, the host
-  patches it; memory: the ADG's table, else memref argument x 4096) and
-  log2 of the element bytes.
+  memory of one region, else the lanes placement gave it), the address
+  offset (extmemory 0, the host patches it; memory: the ADG's table, else
+  memref argument x 4096) and log2 of the element bytes.
 - temporal_sw: one route-table slot per tag a route carries through it, tags
   ascending (LOOM's order): valid, the tag, the route bit of its hop.
 

@@ -2,7 +2,7 @@
 one kernel, `loom adg --for K1,K2,...` for several).
 
 Presets are tried in `loom adg --list` order, smallest first. Each kernel is
-compiled once per join fan-in the presets offer (kernel_map.compile_for); a
+compiled once per join fan-in the presets offer (kernel_compile.compile_for); a
 preset that lacks a resource some kernel's every mapping needs
 (precheck.shortfall) is skipped unbuilt; the others are built and each
 kernel placed and routed, up to the first that does not fit. The first
@@ -112,10 +112,10 @@ def fit_presets(sources: Sequence[KernelSource], seed: int = 0, rounds: int = RO
                 func, inputs = compile_for(source, fanin, need_bundle)
                 compiled[(k, fanin)] = Compiled(func, inputs, dfg_graph(func.regions[0].block))
         mine = [compiled[(k, fanin)] for k in range(len(sources))]
-        short = next(((s, c, why) for s, c in zip(sources, mine)
+        short = next(((c, why) for c in mine
                       if (why := shortfall(c.sw, capacity, name)) is not None), None)
         if short is not None:   # some kernel lacks a resource there: not built
-            s, c, why = short
+            c, why = short
             dfg = str(c.inputs.dfg)
             fit.passed_over.append(PassedOver(name, c.inputs.name, dfg, LoomError(
                 why.message, node_location(why.node, dfg))))

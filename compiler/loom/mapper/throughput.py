@@ -101,8 +101,8 @@ class LoopThroughput:
     def line(self) -> str:
         """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
         return (f"loop {self.loop}: expected II {fmt_bound(self.ii)} "
-                f"(direct RTL {fmt_bound(self.direct_ii)}), critical recurrence {self.latency} cycle(s) / {self.tokens} token(s): "
-                + " > ".join(self.cycle))
+                f"(direct RTL {fmt_bound(self.direct_ii)}), critical recurrence "
+                f"{self.latency} cycle(s) / {self.tokens} token(s): " + " > ".join(self.cycle))
 
     def limit(self) -> str:
         """One line: the loop's bound beside its direct one, and the fabric's
@@ -301,7 +301,8 @@ def _loop(name: str, bound: LoopBound, plain: LoopBound | None, g: ChannelGraph,
     by_name = {c.name: c.index for c in g.net.channels if c.copy_of is None}
     crossed = tuple(routes[by_name[c]] for c in bound.cycle
                     if c in by_name and by_name[c] in routes and routes[by_name[c]].latency)
-    latches = sum(1 for c in bound.cycle if c in by_name and _into_store(g.net.channels[by_name[c]]))
+    latches = sum(1 for c in bound.cycle
+                  if c in by_name and _into_store(g.net.channels[by_name[c]]))
     return LoopThroughput(name, bound.value, plain.value if plain else Fraction(0),
                           bound.latency, bound.tokens, tuple(bound.cycle), crossed, latches)
 

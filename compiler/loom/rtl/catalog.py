@@ -57,8 +57,10 @@ CATALOG: dict[str, list[Params]] = {
     "invariant": [dict(w=64), dict(w=32), dict(w=1), dict(w=0)],
     "load": [dict(rank=1, aw=64, w=32), dict(rank=2, aw=64, w=1), dict(rank=1, aw=16, w=64)],
     "store": [dict(rank=1, aw=64, w=32), dict(rank=2, aw=64, w=1), dict(rank=1, aw=16, w=64)],
-    "memory": [dict(ld=1, st=1, shape=(64,), w=32, aw=64), dict(ld=2, st=1, shape=(4, 5), w=1, aw=64),
-               dict(ld=1, st=2, shape=(16,), w=64, aw=16), dict(ld=0, st=2, shape=(8,), w=32, aw=64),
+    "memory": [dict(ld=1, st=1, shape=(64,), w=32, aw=64),
+               dict(ld=2, st=1, shape=(4, 5), w=1, aw=64),
+               dict(ld=1, st=2, shape=(16,), w=64, aw=16),
+               dict(ld=0, st=2, shape=(8,), w=32, aw=64),
                # a constant table (a ROM): two load ports, signed contents
                dict(ld=2, st=0, shape=(3, 4), w=16, aw=64,
                     init=(5, -1, 0, 32767, -32768, 7, 1, 2, 3, 255, 256, -300))],

@@ -196,8 +196,7 @@ def _top_text(top: str, graph: AdgView, layout: FabricLayout,
     w.unused += _unused_cfg(layout.word_count * WORD_BITS, used_cfg)
     return dict(ports_in=ports_in, ports_out=ports_out, master=master_ports(comps), store=store,
                 words=layout.word_count, comb_rings=comb_rings, channels=w.channels,
-                args=w.args,
-                instances=w.instances, results=w.results,
+                args=w.args, instances=w.instances, results=w.results,
                 unused=w.unused), list(w.modules.values())
 
 
