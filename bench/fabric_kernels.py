@@ -24,7 +24,9 @@ Columns:
   kernel     the fabric's kernel cycles: from the cycle after the last config
              word to the last output token, memory request or PE input transfer
   direct     cycles of the direct RTL's run (reset to the last token; its
-             reset and start take a cycle or two, no configuration)
+             reset and start take a cycle or two, no configuration), of the
+             DFG the fabric runs: lowered with `--ordering seed`, as the
+             fabric compiles (mapper/kernel_compile.py)
   ratio      kernel / direct
   II         the mapping's expected II (loom.mapper.throughput: the largest
              loop bound on the fabric), and `d.II` the same loops' bound in
@@ -66,6 +68,7 @@ from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
 from loom.fabric.rtl.top import fabric_rtl
 from loom.inputs import KernelSource, prepare
+from loom.mapper.kernel_compile import FABRIC_ORDERING
 from loom.mapper.kernel_map import MapRequest, map_kernel
 from loom.sim import fabric_flow, profiles
 from loom.sim.flow import run_seed, setup
@@ -151,8 +154,10 @@ def fabric_run(kernel: str, adg: str) -> FabricRun:
 
 
 def direct_run(kernel: str) -> Run:
-    """The kernel's own RTL under the ideal profile (as sim_main drives it)."""
-    s = setup(prepare(KernelSource(kernel, out_dir=WORK / kernel / "direct")), None)
+    """The kernel's own RTL under the ideal profile (as sim_main drives it),
+    of the memory ordering the fabric compiles with."""
+    s = setup(prepare(KernelSource(kernel, out_dir=WORK / kernel / "direct",
+                                   ordering=FABRIC_ORDERING)), None)
     r = run_seed(s, profiles.IDEAL)
     return Run(r.passed, r.report["cycles"], s.build_seconds,
                r.report["seconds"]["simulate"], r.problems)

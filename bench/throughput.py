@@ -20,9 +20,15 @@ cycle after its request), checked channel by channel like any run. Columns:
            decides, the largest latency around one over its tokens); II
            cannot be below it. An outer loop may have a larger bound and
            still cost less, as it iterates less.
+  order    the lowering's memory ordering (`--ordering`: analysis keeps only
+           the orderings dependence analysis cannot rule out; seed, seed 000's
+           full order of each array's accesses).
   ref      the best published HLS result for the same C shape (EPFL
            Dynamatic, issue 11) in cycles, or the issue's target (vecadd: 300
-           cycles; while loop: II 4); `met` says whether the run reaches it.
+           cycles; while loop: II 4); `x ref` cycles over it, `met` whether
+           the run reaches it. With --dependence, issue 32's rows: loops that
+           load and store one array, against Dynamatic's FPGA20 cycles. No
+           kernel uses a load-store queue yet (issue 32 item 2).
   base     cycles and cells of the same run on main before issue 11's
            pipelined memory and buffer placement (commit 7d061e0): the
            baseline the changes are measured by (cells: the 25 % budget).
@@ -37,7 +43,8 @@ gen/bench/throughput/area.json. Takes minutes (cnn_layer alone runs 1.3 M
 simulated cycles and its golden model about half a minute); progress goes to
 stderr.
 
-    tools/run python bench/throughput.py [KERNEL ...] [--lock /work/helpers/cpu.lock] [--no-area]
+    tools/run python bench/throughput.py [KERNEL ...] [--dependence] [--ordering analysis|seed|both]
+                                         [--lock /work/helpers/cpu.lock] [--no-area]
 """
 
 from __future__ import annotations
@@ -55,6 +62,7 @@ from loom.frontend.driver import compile_kernel
 from loom.golden.loop_report import RAW_SUFFIX, innermost_loop
 from loom.inputs import Inputs
 from loom.lowering import lower
+from loom.ordering_modes import ORDERINGS
 from loom.rtl.gates import synthesize
 from loom.rtl.netlist import Netlist
 from loom.rtl.timing import loop_bound
@@ -96,6 +104,22 @@ REFERENCE: dict[str, Reference] = {
     "while_sum": Reference(ii=4, source="Dynamatic while_loop_1"),
 }
 
+# Issue 32's table: loops that load and store one array, each our kernel in
+# the shape and sizes of a Dynamatic integration test, against its FPGA20
+# cycles (Dynamatic's performance report of 2025-09-01, commit a1d6b1195).
+# gaussian's figure there is 5,834 (issue 11 compared an older 20,360).
+DEPENDENCE: dict[str, Reference] = {
+    "video_filter": Reference(cycles=949, source="Dynamatic video_filter"),
+    "gaussian": Reference(cycles=5834, source="Dynamatic gaussian (2025-09-01)"),
+    "matrix_power": Reference(cycles=646, source="Dynamatic matrix_power"),
+    "gemver": Reference(cycles=2876, source="Dynamatic gemver"),
+    "bicg_acc": Reference(cycles=948, source="Dynamatic bicg"),
+    "pivot": Reference(cycles=272, source="Dynamatic pivot"),
+    "triangular": Reference(cycles=133, source="Dynamatic triangular"),
+    "image_resize": Reference(cycles=1097, source="Dynamatic image_resize"),
+    "k2mm_acc": Reference(cycles=3812, source="Dynamatic kernel_2mm"),
+}
+
 # innermost iterations from the C (None: data-dependent)
 FORMULA: dict[str, int | None] = {
     "vecadd": 256,                          # N
@@ -124,6 +148,7 @@ BASELINE: dict[str, tuple[int, int]] = {
 @dataclass
 class Row:
     name: str
+    ordering: str
     ok: bool
     iters: int
     cycles: int
@@ -143,10 +168,10 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _simulate(name: str) -> SimSetup:
-    out = WORK / name
+def _simulate(name: str, ordering: str) -> SimSetup:
+    out = WORK / (name if ordering == "analysis" else f"{name}.{ordering}-ordering")
     arts = compile_kernel(KERNELS / f"{name}.c", None, [], [], out)
-    lower(arts.scf_mlir, arts.dfg_mlir, arts.top)
+    lower(arts.scf_mlir, arts.dfg_mlir, arts.top, ordering=ordering)
     return setup(Inputs(name, out, arts.dfg_mlir, arts.bundle_path), None)
 
 
@@ -174,11 +199,12 @@ def _area(s: SimSetup, cache: dict) -> tuple[int, int]:
     return cells, ffs
 
 
-def bench(name: str, lock: Path | None, area: dict | None) -> Row:
+def bench(name: str, ordering: str, lock: Path | None, area: dict | None) -> Row:
     t = time.perf_counter()
     with file_lock(lock):
-        _log(f"throughput: {name}: compile, golden run, RTL, Verilator build, ideal run")
-        s = _simulate(name)
+        _log(f"throughput: {name} ({ordering} ordering): compile, golden run, RTL, "
+             "Verilator build, ideal run")
+        s = _simulate(name, ordering)
         result = run_seed(s, profiles.IDEAL)
     problems = list(result.problems)
     iters, bound = innermost(s)
@@ -193,29 +219,30 @@ def bench(name: str, lock: Path | None, area: dict | None) -> Row:
     net = s.rtl.netlist
     _log(f"throughput: {name}: {result.report['cycles']} cycles, "
          f"{time.perf_counter() - t:.0f} s")
-    return Row(name, result.passed and not problems, iters, result.report["cycles"], bound,
-               cells, ffs, buffer_slots(net), net.buffers, problems)
+    return Row(name, ordering, result.passed and not problems, iters, result.report["cycles"],
+               bound, cells, ffs, buffer_slots(net), net.buffers, problems)
 
 
 def _fmt(v: object, width: int) -> str:
     return f"{'-' if v is None else v:>{width}}"
 
 
-def print_table(rows: list[Row]) -> None:
-    print(f"{'kernel':16} {'ok':3} {'iters':>7} {'cycles':>8} {'II':>6} {'bound':>6} "
-          f"{'ref':>7} {'met':>3} {'base':>8} {'cells':>7} {'base':>7} {'FFs':>6} {'slots':>5} "
-          f"{'bufs':>4}")
-    print("-" * 108)
+def print_table(rows: list[Row], references: dict[str, Reference]) -> None:
+    print(f"{'kernel':16} {'order':8} {'ok':3} {'iters':>7} {'cycles':>8} {'II':>6} "
+          f"{'bound':>6} {'ref':>7} {'x ref':>5} {'met':>3} {'base':>8} {'cells':>7} "
+          f"{'base':>7} {'FFs':>6} {'slots':>5} {'bufs':>4}")
+    print("-" * 124)
     for r in rows:
-        ref = REFERENCE.get(r.name)
+        ref = references.get(r.name)
+        ratio = f"{r.cycles / ref.cycles:.2f}" if ref and ref.cycles else "-"
         base_cycles, base_cells = BASELINE.get(r.name, (None, None))
         bound = f"{float(r.bound):.2f}" if r.bound != float("inf") else "inf"
-        print(f"{r.name:16} {'yes' if r.ok else 'NO':3} {r.iters:>7} {r.cycles:>8} "
-              f"{r.ii:>6.2f} {bound:>6} {ref.text() if ref else '-':>7} "
-              f"{('yes' if ref.met(r.cycles, r.ii) else 'no') if ref else '-':>3} "
+        print(f"{r.name:16} {r.ordering:8} {'yes' if r.ok else 'NO':3} {r.iters:>7} "
+              f"{r.cycles:>8} {r.ii:>6.2f} {bound:>6} {ref.text() if ref else '-':>7} "
+              f"{ratio:>5} {('yes' if ref.met(r.cycles, r.ii) else 'no') if ref else '-':>3} "
               f"{_fmt(base_cycles, 8)} {_fmt(r.cells, 7)} {_fmt(base_cells, 7)} {_fmt(r.ffs, 6)} "
               f"{r.slots:>5} {r.bufs:>4}")
-    print("-" * 108)
+    print("-" * 124)
     for r in rows:
         for p in r.problems[:3]:
             print(f"{r.name}: {p}")
@@ -223,11 +250,20 @@ def print_table(rows: list[Row]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kernels", nargs="*", help="kernel names (default: issue 11's rows)")
+    ap.add_argument("kernels", nargs="*",
+                    help="kernel names (default: issue 11's rows, or with --dependence "
+                         "issue 32's)")
+    ap.add_argument("--dependence", action="store_true",
+                    help="issue 32's rows and references (loops that load and store one "
+                         "array, against Dynamatic's FPGA20 cycles)")
+    ap.add_argument("--ordering", choices=[*ORDERINGS, "both"], default="analysis",
+                    help="the lowering's memory ordering (both: a row for each)")
     ap.add_argument("--lock", type=Path, help="flock this file around each kernel's runs")
     ap.add_argument("--no-area", action="store_true", help="skip the Yosys synthesis")
     args = ap.parse_args(argv)
-    names = args.kernels or list(REFERENCE)
+    references = DEPENDENCE if args.dependence else REFERENCE
+    names = args.kernels or list(references)
+    orderings = list(ORDERINGS) if args.ordering == "both" else [args.ordering]
     WORK.mkdir(parents=True, exist_ok=True)
     cache_file = WORK / "area.json"
     area = None
@@ -235,10 +271,11 @@ def main(argv: list[str] | None = None) -> int:
         area = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     rows = []
     for name in names:
-        rows.append(bench(name, args.lock, area))
-        if area is not None:
-            cache_file.write_text(json.dumps(area))
-    print_table(rows)
+        for ordering in orderings:
+            rows.append(bench(name, ordering, args.lock, area))
+            if area is not None:
+                cache_file.write_text(json.dumps(area))
+    print_table(rows, references)
     return 0 if all(r.ok for r in rows) else 1
 
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from loom.diagnostics import LoomError, NotBuiltError
+from loom.ordering_modes import ORDERINGS
 from loom.sim.profiles import SEED_RULE
 
 MAP_ROUNDS = 11
@@ -167,6 +168,10 @@ def _add_c_flags(p: argparse.ArgumentParser, kernel_optional: bool = False) -> N
     p.add_argument("--flat-memrefs", action="store_true",
                    help="one index per memory access (a[i][j] as a[i*C + j], memrefs of "
                         "rank 1), as a fabric's memories take; loom map always does this")
+    p.add_argument("--ordering", choices=ORDERINGS, default=ORDERINGS[0],
+                   help="memory ordering: 'analysis' (default) keeps only the orderings "
+                        "dependence analysis cannot rule out; 'seed' keeps seed 000's full "
+                        "program order of each array's accesses")
 
 
 def _add_progress(p: argparse.ArgumentParser, what: str) -> None:
@@ -192,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(<name>.ll .llvm.mlir .cf.mlir .scf.mlir .dfg.mlir) "
                                    "and the native run's sim bundle.")
     _add_c_flags(p)
+    p.add_argument("--explain-ordering", action="store_true",
+                   help="print, per array, its chains of ordered accesses and, per loop, "
+                        "whether its iterations overlap or which two accesses keep them in order")
 
     p = sub.add_parser("run", help="golden-model run, compared with the native run or a bundle",
                        description="Run one invocation on the golden model (or, with "

@@ -110,3 +110,26 @@ def test_compile_refuses_other_files(workdir, capsys):
     assert main(["compile", "x.dfg.mlir"]) == 2
     assert capsys.readouterr().err.strip() == \
         "x.dfg.mlir: error: loom compile takes a .c or .scf.mlir file"
+
+
+def test_compile_explains_the_orderings_it_keeps(workdir, capsys):
+    """vecadd: c[i] = a[i] + b[i]; no array is read after it is written, so
+    every loop overlaps its iterations under analysis; seed 000's order
+    chains each array's accesses through the loop's iterations instead."""
+    assert main(["compile", "vecadd", "-o", "an", "--explain-ordering"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(": 1 chain(s)") == 3 and "ordered (" not in out
+    assert out.count("iterations overlap") == 3
+    assert main(["compile", "vecadd", "-o", "seed", "--ordering", "seed",
+                 "--explain-ordering"]) == 0
+    out = capsys.readouterr().out
+    assert "memory ordering (seed)" in out and "iterations overlap" not in out
+    assert Path("an/vecadd.dfg.mlir").read_text().count("dataflow.invariant") > \
+        Path("seed/vecadd.dfg.mlir").read_text().count("dataflow.invariant")
+
+
+def test_compile_refuses_an_unknown_ordering(workdir, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["compile", "vecadd", "--ordering", "lsq"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'lsq'" in capsys.readouterr().err

@@ -11,9 +11,10 @@ from loom.lowering.pipeline import lower_module
 
 
 class Lowered:
-    def __init__(self, text: str, max_join_fanin: int = 64):
+    def __init__(self, text: str, max_join_fanin: int = 64, ordering: str = "analysis"):
         scf_module = parse_module(text, "test.scf.mlir")
-        self.module, self.lowered = lower_module(scf_module, None, max_join_fanin, "test.scf.mlir")
+        self.module, self.lowered = lower_module(scf_module, None, max_join_fanin,
+                                                 "test.scf.mlir", ordering=ordering)
         self.text = print_module(self.module)
         # what the tool writes must parse back to the same text
         assert print_module(parse_module(self.text, "test.dfg.mlir")) == self.text

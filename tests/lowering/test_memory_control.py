@@ -1,5 +1,6 @@
 """Memory lowering against seed 000: groups, packing, serial order, RAR, return join."""
 
+import pytest
 from xdsl.dialects.builtin import NoneType
 
 from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
@@ -73,7 +74,7 @@ def test_groups_are_independent_until_the_return(lower):
 
 
 def test_consecutive_loads_share_a_token_and_join(lower):
-    low = lower(TWO_GROUPS)
+    low = lower(TWO_GROUPS, ordering="seed")   # analysis puts a[i + 4] in a chain of its own
     loads = low.ops("handshake.load")
     assert len(loads) == 2
     ctrl_sources = {_source(ld.operands[-1]) for ld in loads}
@@ -119,3 +120,94 @@ def test_function_without_memory_returns_entry_token(lower):
                 "  return %y : i32\n}\n")
     ret = low.func.body.block.last_op
     assert _source(ret.operands[-1]) == low.func.body.block.args[-1]
+
+
+# for i in 0..n: a[i] = a[i] * 3 + i  (read-modify-write, no dependence across i)
+SCALE_FOR = """
+func.func @f(%a: memref<8xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : i32
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<8xi32>
+    %y = arith.muli %x, %c3 : i32
+    %ii = arith.index_cast %i : index to i32
+    %z = arith.addi %y, %ii : i32
+    memref.store %z, %a[%i] : memref<8xi32>
+  }
+  return
+}
+"""
+
+# i = 7; while (i >= 1) { a[i] = a[i] - a[i - 1]; i -= 2; }  (no dependence across
+# iterations: the stores are to odd elements, a[i - 1] is even)
+STRIDE_WHILE = """
+func.func @f(%a: memref<8xi32>) {
+  %c7 = arith.constant 7 : i32
+  %c1 = arith.constant 1 : i32
+  %m1 = arith.constant -1 : i32
+  %m2 = arith.constant -2 : i32
+  %r = scf.while (%i = %c7) : (i32) -> i32 {
+    %go = arith.cmpi sge, %i, %c1 : i32
+    scf.condition(%go) %i : i32
+  } do {
+  ^bb0(%j: i32):
+    %k = arith.index_cast %j : i32 to index
+    %jl = arith.addi %j, %m1 : i32
+    %kl = arith.index_cast %jl : i32 to index
+    %x = memref.load %a[%k] : memref<8xi32>
+    %y = memref.load %a[%kl] : memref<8xi32>
+    %d = arith.subi %x, %y : i32
+    memref.store %d, %a[%k] : memref<8xi32>
+    %jm = arith.addi %j, %m2 : i32
+    scf.yield %jm : i32
+  }
+  return
+}
+"""
+
+
+def _ctrl_families(low) -> set[str]:
+    return {_source(op.operands[-1]).owner.name
+            for op in low.ops("handshake.load") + low.ops("handshake.store")}
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8])
+def test_a_free_for_loop_starts_every_iteration_from_its_entry(lower, n):
+    low = lower(SCALE_FOR)
+    (chain,) = low.record.chains[low.record.accesses[0].root]
+    assert len(chain.free_loops) == 1
+    # the accesses of every iteration take an invariant of the loop's entry token;
+    # the load's done still orders the store of its own iteration
+    assert "dataflow.invariant" in _ctrl_families(low)
+    a = [5, -1, 7, 0, 2, 9, -4, 3]
+    after = [x * 3 + i if i < n else x for i, x in enumerate(a)]
+    run = low.run(Bundle("f", scalar_inputs=[ScalarInput(1, [n])],
+                         memory_regions=[MemoryRegion(0, 4, a)],
+                         expected_memory_regions=[MemoryRegion(0, 4, after)]))
+    assert run.ok, run.problems()
+
+
+def test_seed_ordering_keeps_the_for_loops_carry(lower):
+    low = lower(SCALE_FOR, ordering="seed")
+    assert "dataflow.invariant" not in _ctrl_families(low)
+    assert low.record.chains[low.record.accesses[0].root][0].free_loops == set()
+
+
+def test_a_free_while_loop_overlaps_its_iterations(lower):
+    """Its accesses take an invariant of the entry token; a[i - 2] instead of
+    a[i - 1] would be read by one iteration and written by the next."""
+    low = lower(STRIDE_WHILE)
+    reads, updates = low.record.chains[low.record.accesses[0].root]   # a[i - 1]; a[i]
+    assert [a.kind for a in reads.accesses] == ["load"]
+    assert [a.kind for a in updates.accesses] == ["load", "store"]
+    assert [op.name for op in updates.free_loops] == ["scf.while"]
+    a = [5, -1, 7, 0, 2, 9, -4, 3]
+    after = list(a)
+    i = 7
+    while i >= 1:
+        after[i] = after[i] - after[i - 1]
+        i -= 2
+    run = low.run(Bundle("f", memory_regions=[MemoryRegion(0, 4, a)],
+                         expected_memory_regions=[MemoryRegion(0, 4, after)]))
+    assert run.ok, run.problems()

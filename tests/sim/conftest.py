@@ -15,12 +15,14 @@ from sim_inputs import SIM_ROOT, kernel_inputs
 
 @pytest.fixture(scope="session")
 def sim_setup(compiled):
-    """sim_setup(name) -> SimSetup of kernels/<name>.c, built once per session."""
-    cache: dict[str, SimSetup] = {}
+    """sim_setup(name, ordering) -> SimSetup of kernels/<name>.c lowered with that
+    memory ordering (default "analysis"), built once per session."""
+    cache: dict[tuple[str, str], SimSetup] = {}
 
-    def get(name: str) -> SimSetup:
-        if name not in cache:
-            cache[name] = setup(kernel_inputs(compiled(name), SIM_ROOT / name), None)
-        return cache[name]
+    def get(name: str, ordering: str = "analysis") -> SimSetup:
+        if (name, ordering) not in cache:
+            out = SIM_ROOT / (name if ordering == "analysis" else f"{name}.{ordering}-ordering")
+            cache[(name, ordering)] = setup(kernel_inputs(compiled(name), out, ordering), None)
+        return cache[(name, ordering)]
 
     return get

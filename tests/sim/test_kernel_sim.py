@@ -26,3 +26,15 @@ def test_kernel_rtl_matches_golden_and_native(sim_setup, name):
         result = run_seed(s, profiles.for_seed(seed))
         assert result.passed, f"seed {seed}: " + "\n".join(result.problems)
         assert result.report["tokens"] == s.golden_tokens  # every DFG edge, token for token
+
+
+# --ordering seed lowers as the seeds do, every access of an array after the
+# one before it: the same check, every kernel, with make test-slow.
+@pytest.mark.slow
+@pytest.mark.parametrize("name", KERNELS)
+def test_kernel_rtl_with_seed_ordering(sim_setup, name):
+    s = sim_setup(name, "seed")
+    for seed in profiles.STALL_SEEDS:
+        result = run_seed(s, profiles.for_seed(seed))
+        assert result.passed, f"seed {seed}: " + "\n".join(result.problems)
+        assert result.report["tokens"] == s.golden_tokens

@@ -85,10 +85,16 @@ def run_reference(mlir_path: Path, bundle: Bundle, top: str | None = None,
         text = mlir_path.read_text()
     except OSError as exc:
         raise LoomError(f"cannot read: {exc.strerror}", Location(str(mlir_path))) from None
-    module = parse_module(text, mlir_path)
+    return run_module(parse_module(text, mlir_path), mlir_path, bundle, top, max_steps)
+
+
+def run_module(module: ModuleOp, mlir_path: Path, bundle: Bundle, top: str | None = None,
+               max_steps: int = DEFAULT_STEPS,
+               listeners: tuple[Interpreter.Listener, ...] = ()) -> Outcome:
+    """run_reference on a parsed module; `listeners` watch every op it runs."""
     fn = _find_top(module, top, mlir_path)
     memories = _memories(fn, bundle, mlir_path)
-    interp = _Interpreter(module)
+    interp = _Interpreter(module, listeners=listeners)
     for impls in (FuncFunctions(), ArithSemantics(), MemrefSemantics(), ControlSemantics()):
         interp.register_implementations(impls, override=True)
     interp.set_data(ArithSemantics, "budget", Budget(max_steps))

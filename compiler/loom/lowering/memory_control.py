@@ -21,6 +21,21 @@ For while, the before-region runs N + 1 times, so its regime is the raw
 condition; the after-region's N entries are the true side of the raw split
 (a loop that exits at once enters it zero times and stays quiescent; an
 after_cond carry would start one body there).
+
+A group is wired as one network per chain (ordering.py). A loop that carries
+no dependence of its chain (a free loop) overlaps its iterations:
+
+  scf.for         loop_ctrl = invariant(after_cond, token)   every iteration
+                  body_done = recurse(body, loop_ctrl)
+                  seen = carry(after_cond, token, feedback)   dones so far
+                  feedback, token = cond_br(after_cond, join(seen, body_done))
+  scf.while       loop_ctrl = invariant(raw, token)
+                  before_done = recurse(before, loop_ctrl)
+                  after_entry, last = cond_br(raw, before_done)
+                  after_done = recurse(after, after_entry)
+                  seen = carry(raw, token, feedback)
+                  more, final = cond_br(raw, seen)
+                  feedback = join(more, after_done); token = join(final, last)
 """
 
 from __future__ import annotations
@@ -30,16 +45,18 @@ from xdsl.dialects.builtin import NoneType
 from xdsl.ir import Block, SSAValue
 
 from loom.lowering.builder import DfgBuilder
+from loom.lowering.ordering import Chain
 from loom.lowering.records import Access, LoweringRecord
 
 
 class SerialRecursive:
-    def __init__(self, b: DfgBuilder, record: LoweringRecord, group: list[Access]):
+    def __init__(self, b: DfgBuilder, record: LoweringRecord, chain: Chain):
         self.b = b
         self.record = record
-        self.by_op = {a.scf_op: a for a in group}
-        # scf ops that contain an access of this group: the recursion visits only these
-        self.enclosing = {op for a in group for op in a.path}
+        self.by_op = {a.scf_op: a for a in chain.accesses}
+        # scf ops that contain an access of this chain: the recursion visits only these
+        self.enclosing = {op for a in chain.accesses for op in a.path}
+        self.free_loops = chain.free_loops
 
     def region(self, block: Block, entry: SSAValue) -> SSAValue:
         """Wire the group's accesses in `block`; returns the block's done token."""
@@ -94,9 +111,14 @@ class SerialRecursive:
         b = self.b
         b.loc = op.location
         feedback = b.placeholder(NoneType())
-        loop_ctrl = b.carry(after_cond, token, feedback)
-        body_done = self.region(op.body.block, loop_ctrl)
-        b.loc = op.location
+        if op in self.free_loops:
+            seen = b.carry(after_cond, token, feedback)
+            body_done = self.region(op.body.block, b.invariant(after_cond, token))
+            b.loc = op.location
+            body_done = b.join([seen, body_done])
+        else:
+            body_done = self.region(op.body.block, b.carry(after_cond, token, feedback))
+            b.loc = op.location
         body_feedback, loop_exit = b.cond_br(after_cond, body_done)
         b.patch(feedback, body_feedback)
         return loop_exit
@@ -106,11 +128,17 @@ class SerialRecursive:
         b = self.b
         b.loc = op.location
         feedback = b.placeholder(NoneType())
-        loop_ctrl = b.carry(raw, token, feedback)
+        free = op in self.free_loops
+        loop_ctrl = b.invariant(raw, token) if free else b.carry(raw, token, feedback)
         before_done = self.region(op.before_region.block, loop_ctrl)
         b.loc = op.location
         after_entry, loop_exit = b.cond_br(raw, before_done)
         after_done = self.region(op.after_region.block, after_entry)
+        b.loc = op.location
+        if free:
+            more, final = b.cond_br(raw, b.carry(raw, token, feedback))
+            after_done = b.join([more, after_done])
+            loop_exit = b.join([final, loop_exit])
         b.patch(feedback, after_done)
         return loop_exit
 
@@ -119,8 +147,10 @@ def _is_load(acc: Access | None) -> bool:
     return acc is not None and acc.kind == "load"
 
 
-def build_ctrl_done(b: DfgBuilder, record: LoweringRecord, group: list[Access],
+def build_ctrl_done(b: DfgBuilder, record: LoweringRecord, chains: list[Chain],
                     body: Block, entry: SSAValue) -> SSAValue:
-    """The group's done token for one invocation of the function body."""
-    return SerialRecursive(b, record, group).region(body, entry)
+    """The group's done token for one invocation of the function body: its
+    chains' done tokens, joined."""
+    dones = [SerialRecursive(b, record, chain).region(body, entry) for chain in chains]
+    return dones[0] if len(dones) == 1 else b.join(dones)
 

@@ -4,7 +4,8 @@
     guard zero-trip loops         (zero_trip_guard.py)
     lower_region(body)            (region.py, for_loop.py, while_loop.py, if_else.py)
     per root memref: interface    (memory_interface.py)
-                     ctrl-done    (memory_control.py, serial-recursive)
+                     chains       (ordering.py, dependence.py: --ordering)
+                     ctrl-done    (memory_control.py, serial-recursive per chain)
     return control = join(group done tokens), or the entry token without memory
     forks, join trees             (legalize.py)
     invariant checker             (invariant_check.py)
@@ -35,7 +36,10 @@ from loom.lowering.flat_memrefs import flatten_memrefs
 from loom.lowering.invariant_check import check_invariants
 from loom.lowering.legalize import check_join_limit, insert_forks, legalize_joins
 from loom.lowering.memory_control import build_ctrl_done
+from loom.lowering.dependence import AccessSpaces
 from loom.lowering.memory_interface import connect_group, group_by_root
+from loom.lowering.ordering import plan_chains
+from loom.ordering_modes import ORDERINGS
 from loom.lowering.records import LoweringRecord
 from loom.lowering.region import Lowering
 from loom.lowering.state import RegionState
@@ -63,7 +67,10 @@ def find_top(module: ModuleOp, top: str | None, filename: str) -> func_d.FuncOp:
 
 
 def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
-                   flat_memrefs: bool = False) -> LoweredFunction:
+                   flat_memrefs: bool = False, ordering: str = "analysis") -> LoweredFunction:
+    if ordering not in ORDERINGS:
+        raise LoomError(f"unknown ordering '{ordering}' (one of {', '.join(ORDERINGS)})",
+                        Location(filename))
     if flat_memrefs:
         flatten_memrefs(scf_func)
     guard_zero_trip_loops(scf_func)
@@ -88,10 +95,12 @@ def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
     results = Lowering(record).lower_region(scf_body, state)
 
     dones = []
+    spaces = AccessSpaces()
     for mem_id, (root, group) in enumerate(group_by_root(record.accesses).items()):
         memref_arg = body.args[root.index] if isinstance(root, BlockArgument) else None
         connect_group(b, root, group, memref_arg, mem_id)
-        dones.append(build_ctrl_done(b, record, group, scf_body, state.control))
+        record.chains[root] = plan_chains(spaces, group, ordering)
+        dones.append(build_ctrl_done(b, record, record.chains[root], scf_body, state.control))
     b.loc = scf_func.location
     done = dones[0] if len(dones) == 1 else b.join(dones) if dones else state.control
     ret = hs.ReturnOp([*results, done])
@@ -113,24 +122,27 @@ def _return_location(scf_func: func_d.FuncOp):
 
 
 def lower_module(scf_module: ModuleOp, top: str | None, max_join_fanin: int,
-                 filename: str, flat_memrefs: bool = False) -> tuple[ModuleOp, LoweredFunction]:
+                 filename: str, flat_memrefs: bool = False,
+                 ordering: str = "analysis") -> tuple[ModuleOp, LoweredFunction]:
     check_join_limit(max_join_fanin, filename)
     lowered = lower_function(find_top(scf_module, top, filename), max_join_fanin, filename,
-                             flat_memrefs)
+                             flat_memrefs, ordering)
     module = ModuleOp([lowered.func])
     module.attributes[JOIN_FANIN_ATTR] = IntegerAttr(max_join_fanin, i64)
     return module, lowered
 
 
 def lower_file(scf_path: Path, dfg_path: Path, top: str | None = None,
-               max_join_fanin: int = 64, flat_memrefs: bool = False) -> LoweredFunction:
+               max_join_fanin: int = 64, flat_memrefs: bool = False,
+               ordering: str = "analysis") -> LoweredFunction:
     """`<name>.scf.mlir` -> `<name>.dfg.mlir` (the compile stage); `flat_memrefs`
-    when compiling for an ADG (one address per access)."""
+    when compiling for an ADG (one address per access); `ordering` "seed" keeps
+    every ordering of seed 000 (ordering.py)."""
     from loom.ir import load_module, print_module
 
     scf_module = load_module(scf_path)
     module, lowered = lower_module(scf_module, top, max_join_fanin, str(scf_path),
-                                   flat_memrefs)
+                                   flat_memrefs, ordering)
     dfg_path.parent.mkdir(parents=True, exist_ok=True)
     dfg_path.write_text(print_module(module))
     return lowered

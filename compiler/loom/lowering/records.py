@@ -39,5 +39,7 @@ class LoweringRecord:
     boundary_ops: dict[Operation, list[Operation]] = field(default_factory=dict)
     #: scf.for -> the body-local invariants created for it
     body_invariants: dict[Operation, list[Operation]] = field(default_factory=dict)
+    #: root memref -> its chains (ordering.py): the orderings its network keeps
+    chains: dict[SSAValue, list] = field(default_factory=dict)
     #: loop number for names: scf.for / scf.while -> "for0", "while1", ...
     loop_names: dict[Operation, str] = field(default_factory=dict)

@@ -1,8 +1,12 @@
 """A kernel compiled for an ADG: its joins legalized to the ADG's largest
 join fan-in (seed 003), its memory accesses given one index each (a
 fabric memory has one address port per lane: lowering/flat_memrefs.py; a
-.dfg.mlir is taken as it is), and its initialized arrays written by their
-initializers' stores (the fabric's memories start empty: no constant tables)."""
+.dfg.mlir is taken as it is), its initialized arrays written by their
+initializers' stores (the fabric's memories start empty: no constant tables),
+and its memory accesses in seed 000's full order (`--ordering seed`): the
+fabric regression's maps and runs are of that lowering; the overlapping
+iterations that dependence analysis allows wait for that regression to run
+on them (design.md, "Memory ordering: dependence analysis")."""
 
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ from loom.lowering.legalize import legalize_joins
 
 NO_JOIN_LIMIT = 64
 """The join limit when the ADG has no join unit (any join is then a C1)."""
+FABRIC_ORDERING = "seed"
+"""The memory ordering a kernel compiles with for an ADG (module docstring)."""
 
 
 def compile_for(source: KernelSource, fanin: int,
@@ -28,7 +34,8 @@ def compile_for(source: KernelSource, fanin: int,
     largest join has `fanin` inputs (0: none), memrefs flat."""
     limit = fanin if fanin >= 1 else NO_JOIN_LIMIT
     inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True,
-                             constant_tables=False), need_bundle=need_bundle)
+                             constant_tables=False, ordering=FABRIC_ORDERING),
+                     need_bundle=need_bundle)
     func = find_func(load_dfg(inputs.dfg), source.top, str(inputs.dfg))
     for op in func.regions[0].block.ops:   # a .scf.mlir or .dfg.mlir given with a table
         if op.name == "handshake.memory" and memory_init(op) is not None:
@@ -39,4 +46,4 @@ def compile_for(source: KernelSource, fanin: int,
     return func, inputs
 
 
-__all__ = ["NO_JOIN_LIMIT", "compile_for"]
+__all__ = ["FABRIC_ORDERING", "NO_JOIN_LIMIT", "compile_for"]

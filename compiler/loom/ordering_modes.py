@@ -1,0 +1,6 @@
+"""The lowering's memory-ordering modes (`--ordering`), apart from the lowering
+so the command line can name them without loading it (lowering/ordering.py)."""
+
+ORDERINGS = ("analysis", "seed")
+"""analysis: only the orderings dependence analysis cannot rule out (default);
+seed: seed 000's full program order of each root memref's accesses."""
