@@ -118,6 +118,7 @@ DEPENDENCE: dict[str, Reference] = {
     "triangular": Reference(cycles=133, source="Dynamatic triangular"),
     "image_resize": Reference(cycles=1097, source="Dynamatic image_resize"),
     "k2mm_acc": Reference(cycles=3812, source="Dynamatic kernel_2mm"),
+    "count_loop": Reference(cycles=8, source="Dynamatic simple_example_1"),
 }
 
 # innermost iterations from the C (None: data-dependent)

@@ -55,7 +55,8 @@ def test_artifacts_and_locations(compiled, name):
     cf = arts.cf_mlir.read_text()
     assert "llvm." not in cf and "llvm." not in scf
     assert "cf.br" not in scf and "cf.cond_br" not in scf
-    assert re.search(r"\bscf\.(for|while)\b", scf), "every kernel has a loop"
+    # every kernel has a loop, but count_loop's only computes a constant: folded
+    assert bool(re.search(r"\bscf\.(for|while)\b", scf)) == (name != "count_loop")
     # C line tables survive into every artifact.
     c_loc = re.compile(rf'loc\("[^"]*{re.escape(name)}\.c":\d+:\d+\)')
     assert c_loc.search(scf) and c_loc.search(cf)

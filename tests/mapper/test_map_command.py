@@ -157,7 +157,7 @@ def test_three_stores_to_one_array_map_onto_a_three_store_lane_preset(tmp_path, 
 # 1-D kernels (one index per load and store) of kernels/, each onto the
 # smallest preset it maps onto; every C array is one extmemory, so they
 # need the 4- and 6-memory variants (fabric/presets.py)
-AUTO_KERNELS = ["vecadd", "sum_n", "dot", "fir", "gcd"]
+AUTO_KERNELS = ["vecadd", "sum_n", "dot", "fir", "gcd", "count_loop"]
 AUTO_KERNELS_SLOW = ["axpy", "prefix_sum", "countdown", "digits", "compact", "stride", "le_loop",
                      "while_sum", "zero_trip", "self_assign", "while_search", "crc32", "argmax",
                      "popcount", "mac16", "bitrev", "break_loop", "bubble_sort", "collatz",

@@ -27,6 +27,7 @@ from loom.frontend import native
 from loom.frontend.llvm_input import parse_llvm_dialect
 from loom.frontend.mlir_ir import parse_module, print_generic
 from loom.frontend.raiser import raise_to_cf
+from loom.frontend.constant_loops import fold_constant_loops
 from loom.frontend.scf_cleanup import switches_to_ifs
 from loom.frontend.signature import Signature, read_signature
 from loom.frontend.toolchain import Toolchain, find_toolchain, run_tool
@@ -162,5 +163,11 @@ def _lift_to_scf(tc: Toolchain, cf_mlir: Path) -> str:
     # LLVM 19's lift keeps loop bodies in the while's "before" region, so the
     # uplift finds nothing there and loops stay scf.while; 22's become scf.for.
     passes = SCF_PASSES_UPLIFT + SCF_PASSES_TAIL
-    return run_tool([tc.mlir_opt, "--canonicalize", *passes, *PRINT_FLAGS,
-                     "--mlir-print-local-scope", "-"], what="mlir-opt (SCF)", stdin=lifted)
+    scf_text = run_tool([tc.mlir_opt, "--canonicalize", *passes, *PRINT_FLAGS,
+                         "--mlir-print-local-scope", "-"], what="mlir-opt (SCF)", stdin=lifted)
+    module = parse_module(scf_text, cf_mlir.with_suffix(".scf.mlir"))
+    if not fold_constant_loops(module):
+        return scf_text
+    # canonicalize again: the constants that only fed a folded loop go
+    return run_tool([tc.mlir_opt, "--canonicalize", *PRINT_FLAGS, "--mlir-print-local-scope",
+                     "-"], what="mlir-opt (SCF, loops folded)", stdin=print_generic(module))

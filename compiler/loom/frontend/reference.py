@@ -15,61 +15,17 @@ from pathlib import Path
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp
-from xdsl.ir import Region
-from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues, Successor
-from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreter import Interpreter
 from xdsl.utils.exceptions import InterpretationError
 
 from loom.addressing import stray_warnings
 from loom.bundle import Bundle, Outcome, bits, compare, load_bundle
 from loom.diagnostics import LoomError, Location
 from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
+from loom.frontend.interpreter import DEFAULT_STEPS, reference_interpreter
 from loom.frontend.llvm_input import source_location
 from loom.frontend.mlir_ir import parse_module
-from loom.frontend.reference_ops import (POISON, ArithSemantics, Budget, ControlSemantics,
-                                         Memory, MemrefSemantics, RunError, strays, width_of)
-
-DEFAULT_STEPS = 50_000_000
-
-
-class _Interpreter(Interpreter):
-    """xDSL's interpreter with one scope per region run.
-
-    The stock runner pushes a scope for every block it enters and pops none
-    until the region returns, so a CF loop makes every lookup slower than the
-    last. SSA names are unique, so one scope per region is enough.
-    """
-
-    def run_ssacfg_region(self, region: Region, args: PythonValues,
-                          name: str = "unknown") -> PythonValues:
-        block = region.blocks.first
-        if block is None:
-            return ()
-        outer = self._ctx
-        self.push_scope(name)
-        scope = self._ctx
-        results: PythonValues = ()
-        try:
-            while block is not None:
-                for arg, value in zip(block.args, args):
-                    scope[arg] = value
-                op = block.first_op
-                block = None
-                while op is not None:
-                    result = self._run_op(op, self.get_values(op.operands))
-                    for res, value in zip(op.results, result.values):
-                        scope[res] = value
-                    term = result.terminator_value
-                    if term is not None:
-                        if isinstance(term, ReturnedValues):
-                            results = term.values
-                        elif isinstance(term, Successor):
-                            block, args = term.block, term.args
-                        break
-                    op = op.next_op
-        finally:
-            self._ctx = outer
-        return results
+from loom.frontend.reference_ops import POISON, Memory, RunError, strays, width_of
 
 
 class RunFailed(Exception):
@@ -94,10 +50,7 @@ def run_module(module: ModuleOp, mlir_path: Path, bundle: Bundle, top: str | Non
     """run_reference on a parsed module; `listeners` watch every op it runs."""
     fn = _find_top(module, top, mlir_path)
     memories = _memories(fn, bundle, mlir_path)
-    interp = _Interpreter(module, listeners=listeners)
-    for impls in (FuncFunctions(), ArithSemantics(), MemrefSemantics(), ControlSemantics()):
-        interp.register_implementations(impls, override=True)
-    interp.set_data(ArithSemantics, "budget", Budget(max_steps))
+    interp = reference_interpreter(module, max_steps, listeners)
     widths = [width_of(t) for t in fn.function_type.outputs.data]
     per_invocation = []
     for k in range(bundle.start_token_count):
