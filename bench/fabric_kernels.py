@@ -25,8 +25,8 @@ Columns:
              word to the last output token, memory request or PE input transfer
   direct     cycles of the direct RTL's run (reset to the last token; its
              reset and start take a cycle or two, no configuration), of the
-             DFG the fabric runs: lowered with `--ordering seed`, as the
-             fabric compiles (mapper/kernel_compile.py)
+             DFG the fabric runs: the memory ordering of `--ordering`
+             (default seed, as the fabric compiles: mapper/kernel_compile.py)
   ratio      kernel / direct
   II         the mapping's expected II (loom.mapper.throughput: the largest
              loop bound on the fabric), and `d.II` the same loops' bound in
@@ -51,7 +51,8 @@ time (minutes of Yosys for an 8x8 preset).
 Each kernel's runs take `--lock FILE` (flock) one at a time, when given.
 Progress goes to stderr.
 
-    tools/run python bench/fabric_kernels.py [KERNEL[@PRESET] ...] [--adg PRESET] [--lock FILE] [--area]
+    tools/run python bench/fabric_kernels.py [KERNEL[@PRESET] ...] [--adg PRESET] [--ordering analysis|seed]
+                                             [--lock FILE] [--area]
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from loom.fabric.presets import preset
 from loom.fabric.rtl.top import fabric_rtl
 from loom.inputs import KernelSource, prepare
 from loom.mapper.kernel_compile import FABRIC_ORDERING
+from loom.ordering_modes import ORDERINGS
 from loom.mapper.kernel_map import MapRequest, map_kernel
 from loom.sim import fabric_flow, profiles
 from loom.sim.flow import run_seed, setup
@@ -135,11 +137,11 @@ def _log(msg: str) -> None:
 
 
 
-def fabric_run(kernel: str, adg: str) -> FabricRun:
+def fabric_run(kernel: str, adg: str, ordering: str) -> FabricRun:
     """The ideal run on the fabric (as fabric_sim_main drives it) and the model's figures."""
     t = time.perf_counter()
-    mapped = map_kernel(MapRequest(KernelSource(kernel, out_dir=WORK / kernel / "fabric"), adg),
-                        need_bundle=True)
+    source = KernelSource(kernel, out_dir=WORK / kernel / "fabric", ordering=ordering)
+    mapped = map_kernel(MapRequest(source, adg), need_bundle=True)
     map_seconds = time.perf_counter() - t
     s = fabric_flow.setup_mapped(mapped)
     r = fabric_flow.run(s, profiles.IDEAL).report
@@ -153,26 +155,26 @@ def fabric_run(kernel: str, adg: str) -> FabricRun:
                      model.slowest().limit() if model.loops else "")
 
 
-def direct_run(kernel: str) -> Run:
+def direct_run(kernel: str, ordering: str) -> Run:
     """The kernel's own RTL under the ideal profile (as sim_main drives it),
     of the memory ordering the fabric compiles with."""
     s = setup(prepare(KernelSource(kernel, out_dir=WORK / kernel / "direct",
-                                   ordering=FABRIC_ORDERING)), None)
+                                   ordering=ordering)), None)
     r = run_seed(s, profiles.IDEAL)
     return Run(r.passed, r.report["cycles"], s.build_seconds,
                r.report["seconds"]["simulate"], r.problems)
 
 
-def bench(spec: str, default_adg: str, lock: Path | None) -> Row:
+def bench(spec: str, default_adg: str, ordering: str, lock: Path | None) -> Row:
     kernel, _, adg = spec.partition("@")
     adg = adg or default_adg
     t = time.perf_counter()
     with file_lock(lock):
         _log(f"fabric_kernels: {kernel} on {adg}: compile, map, fabric build, ideal run")
-        fabric = fabric_run(kernel, adg)
+        fabric = fabric_run(kernel, adg, ordering)
     with file_lock(lock):
         _log(f"fabric_kernels: {kernel}: direct RTL, ideal run")
-        direct = direct_run(kernel)
+        direct = direct_run(kernel, ordering)
     _log(f"fabric_kernels: {kernel}: {fabric.kernel_cycles} / {direct.cycles} cycles, "
          f"{time.perf_counter() - t:.0f} s")
     return Row(kernel, adg, fabric, direct)
@@ -229,11 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--adg", default=PRESET,
                     help=f"the preset of a kernel named without one (default {PRESET})")
     ap.add_argument("--lock", type=Path, help="flock this file around each kernel's runs")
+    ap.add_argument("--ordering", choices=ORDERINGS, default=FABRIC_ORDERING,
+                    help=f"the memory ordering of both runs (default {FABRIC_ORDERING}, as the "
+                         "fabric compiles)")
     ap.add_argument("--area", action="store_true",
                     help="the preset's area from bench/fabric_area.py (Yosys, cached)")
     args = ap.parse_args(argv)
     WORK.mkdir(parents=True, exist_ok=True)
-    rows = [bench(k, args.adg, args.lock) for k in args.kernels or KERNELS]
+    rows = [bench(k, args.adg, args.ordering, args.lock) for k in args.kernels or KERNELS]
     areas = {}
     if args.area:
         AREA_WORK.mkdir(parents=True, exist_ok=True)

@@ -168,10 +168,14 @@ def _add_c_flags(p: argparse.ArgumentParser, kernel_optional: bool = False) -> N
     p.add_argument("--flat-memrefs", action="store_true",
                    help="one index per memory access (a[i][j] as a[i*C + j], memrefs of "
                         "rank 1), as a fabric's memories take; loom map always does this")
-    p.add_argument("--ordering", choices=ORDERINGS, default=ORDERINGS[0],
-                   help="memory ordering: 'analysis' (default) keeps only the orderings "
-                        "dependence analysis cannot rule out; 'seed' keeps seed 000's full "
-                        "program order of each array's accesses")
+    _add_ordering(p)
+
+
+def _add_ordering(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ordering", choices=ORDERINGS, default=None,
+                   help="memory ordering: 'analysis' keeps only the orderings dependence "
+                        "analysis cannot rule out; 'seed' keeps seed 000's full program order "
+                        "of each array's accesses (default: analysis, seed on a fabric)")
 
 
 def _add_progress(p: argparse.ArgumentParser, what: str) -> None:
@@ -367,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f"the same; once it fits, up to {MAP_TUNE_ROUNDS} throughput rounds "
                         "more re-place its critical recurrences")
     _add_progress(p, "the routing round, annealing moves and routed nets")
+    _add_ordering(p)
     p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                    help="include directory, for clang and the native build")

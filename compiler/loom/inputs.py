@@ -16,6 +16,7 @@ from loom.diagnostics import Location, LoomError
 from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
 from loom.lowering import lower
 from loom.lowering.dfg_input import is_dfg_file, prepare_dfg
+from loom.ordering_modes import DIRECT_ORDERING
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,9 @@ class KernelSource:
     max_join_fanin: int = 64
     flat_memrefs: bool = False
     """One index per access (a fabric memory has one address port per lane)."""
-    ordering: str = "analysis"
-    """Memory ordering (loom.ordering_modes): "seed" keeps seed 000's full order."""
+    ordering: str | None = None
+    """Memory ordering (loom.ordering_modes); None: the target's default,
+    "analysis" here, "seed" for a fabric (mapper/kernel_compile.py)."""
     constant_tables: bool = True
     """A C array only read after its initializer is a constant table (a
     memref.global, a read-only memory); False: every initialized local array
@@ -52,7 +54,7 @@ class KernelSource:
                    Path(out) if out else None, Path(bundle) if bundle else None,
                    64 if getattr(args, "max_join_fanin", None) is None else args.max_join_fanin,
                    bool(getattr(args, "flat_memrefs", False)),
-                   ordering=getattr(args, "ordering", "analysis"))
+                   ordering=getattr(args, "ordering", None))
 
 
 @dataclass
@@ -82,7 +84,7 @@ def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
                               list(source.defines), out_dir,
                               constant_tables=source.constant_tables)
         lower(arts.scf_mlir, arts.dfg_mlir, arts.top, source.max_join_fanin,
-              source.flat_memrefs, source.ordering)
+              source.flat_memrefs, source.ordering or DIRECT_ORDERING)
         return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,
                       bundle_is_native=given is None)
     bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
@@ -94,7 +96,7 @@ def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
     if kernel.name.endswith(".scf.mlir"):
         dfg = out_dir / f"{name}.dfg.mlir"
         lower(kernel, dfg, source.top, source.max_join_fanin, source.flat_memrefs,
-              source.ordering)
+              source.ordering or DIRECT_ORDERING)
         return Inputs(name, out_dir, dfg, bundle)
     if is_dfg_file(kernel):
         # LOOM's looser DFG form is normalized into out_dir (dfg_input.py).

@@ -2,5 +2,8 @@
 so the command line can name them without loading it (lowering/ordering.py)."""
 
 ORDERINGS = ("analysis", "seed")
-"""analysis: only the orderings dependence analysis cannot rule out (default);
-seed: seed 000's full program order of each root memref's accesses."""
+"""analysis: only the orderings dependence analysis cannot rule out (the
+default of the direct flow); seed: seed 000's full program order of each root
+memref's accesses (the default for a fabric, mapper/kernel_compile.py)."""
+DIRECT_ORDERING = "analysis"
+"""The ordering of a kernel compiled for its own RTL unless told otherwise."""

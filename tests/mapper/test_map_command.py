@@ -320,3 +320,17 @@ def test_a_local_array_maps_onto_an_on_chip_memory_and_its_slice_decodes(tmp_pat
     layout = fabric_layout(adg_view(load_module(tmp_path / "chess-2x2-mem1.fabric.mlir")))
     words = read_config_bin((tmp_path / "local.chess-2x2-mem1.config.bin").read_bytes())
     assert layout.encode(layout.decode(words)) == words
+
+
+def test_map_compiles_with_seed_ordering_unless_told(tmp_path, capsys):
+    """The fabric's default is seed 000's order (mapper/kernel_compile.py);
+    --ordering analysis gives the overlapping loops' network instead."""
+    dfgs = {}
+    for name, flags in (("default", []), ("seed", ["--ordering", "seed"]),
+                        ("analysis", ["--ordering", "analysis"])):
+        assert main(["map", "sum_n", "--adg", "chess-8x8-ext2", "-o", str(tmp_path / name),
+                     "--no-progress", *flags]) == 0
+        dfgs[name] = (tmp_path / name / "sum_n.dfg.mlir").read_text()
+    capsys.readouterr()
+    assert dfgs["default"] == dfgs["seed"] != dfgs["analysis"]
+    assert "dataflow.invariant" in dfgs["analysis"]

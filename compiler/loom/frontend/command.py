@@ -10,6 +10,7 @@ from loom.diagnostics import LoomError, Location
 from loom.frontend.driver import Artifacts, compile_kernel, kernel_name, resolve_kernel
 from loom.lowering import lower
 from loom.lowering.ordering import ordering_report
+from loom.ordering_modes import DIRECT_ORDERING
 
 __all__ = ["compile_main", "compile_kernel", "resolve_kernel", "Artifacts"]
 
@@ -24,7 +25,7 @@ def compile_main(args: argparse.Namespace) -> int:
     out_dir = Path(args.out_dir) if args.out_dir else Path("gen") / name
     fanin = getattr(args, "max_join_fanin", 64)
     flat = bool(getattr(args, "flat_memrefs", False))
-    ordering = getattr(args, "ordering", "analysis")
+    ordering = getattr(args, "ordering", None) or DIRECT_ORDERING
     explain = bool(getattr(args, "explain_ordering", False))
     if kernel.suffix != ".c" and not kernel.name.endswith(".scf.mlir"):
         raise LoomError("loom compile takes a .c or .scf.mlir file", Location(str(kernel)))

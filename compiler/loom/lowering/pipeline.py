@@ -39,7 +39,7 @@ from loom.lowering.memory_control import build_ctrl_done
 from loom.lowering.dependence import AccessSpaces
 from loom.lowering.memory_interface import connect_group, group_by_root
 from loom.lowering.ordering import plan_chains
-from loom.ordering_modes import ORDERINGS
+from loom.ordering_modes import DIRECT_ORDERING, ORDERINGS
 from loom.lowering.records import LoweringRecord
 from loom.lowering.region import Lowering
 from loom.lowering.state import RegionState
@@ -67,7 +67,7 @@ def find_top(module: ModuleOp, top: str | None, filename: str) -> func_d.FuncOp:
 
 
 def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
-                   flat_memrefs: bool = False, ordering: str = "analysis") -> LoweredFunction:
+                   flat_memrefs: bool = False, ordering: str = DIRECT_ORDERING) -> LoweredFunction:
     if ordering not in ORDERINGS:
         raise LoomError(f"unknown ordering '{ordering}' (one of {', '.join(ORDERINGS)})",
                         Location(filename))
@@ -123,7 +123,7 @@ def _return_location(scf_func: func_d.FuncOp):
 
 def lower_module(scf_module: ModuleOp, top: str | None, max_join_fanin: int,
                  filename: str, flat_memrefs: bool = False,
-                 ordering: str = "analysis") -> tuple[ModuleOp, LoweredFunction]:
+                 ordering: str = DIRECT_ORDERING) -> tuple[ModuleOp, LoweredFunction]:
     check_join_limit(max_join_fanin, filename)
     lowered = lower_function(find_top(scf_module, top, filename), max_join_fanin, filename,
                              flat_memrefs, ordering)
@@ -134,7 +134,7 @@ def lower_module(scf_module: ModuleOp, top: str | None, max_join_fanin: int,
 
 def lower_file(scf_path: Path, dfg_path: Path, top: str | None = None,
                max_join_fanin: int = 64, flat_memrefs: bool = False,
-               ordering: str = "analysis") -> LoweredFunction:
+               ordering: str = DIRECT_ORDERING) -> LoweredFunction:
     """`<name>.scf.mlir` -> `<name>.dfg.mlir` (the compile stage); `flat_memrefs`
     when compiling for an ADG (one address per access); `ordering` "seed" keeps
     every ordering of seed 000 (ordering.py)."""

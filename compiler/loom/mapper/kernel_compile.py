@@ -3,10 +3,11 @@ join fan-in (seed 003), its memory accesses given one index each (a
 fabric memory has one address port per lane: lowering/flat_memrefs.py; a
 .dfg.mlir is taken as it is), its initialized arrays written by their
 initializers' stores (the fabric's memories start empty: no constant tables),
-and its memory accesses in seed 000's full order (`--ordering seed`): the
-fabric regression's maps and runs are of that lowering; the overlapping
-iterations that dependence analysis allows wait for that regression to run
-on them (design.md, "Memory ordering: dependence analysis")."""
+and, unless told otherwise (`--ordering`), its memory accesses in seed 000's
+full order: the fabric regression's maps and runs are of that lowering; the
+overlapping iterations that dependence analysis allows wait for that
+regression to run on them (design.md, "Memory ordering: dependence
+analysis")."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def compile_for(source: KernelSource, fanin: int,
     largest join has `fanin` inputs (0: none), memrefs flat."""
     limit = fanin if fanin >= 1 else NO_JOIN_LIMIT
     inputs = prepare(replace(source, max_join_fanin=limit, flat_memrefs=True,
-                             constant_tables=False, ordering=FABRIC_ORDERING),
+                             constant_tables=False,
+                             ordering=source.ordering or FABRIC_ORDERING),
                      need_bundle=need_bundle)
     func = find_func(load_dfg(inputs.dfg), source.top, str(inputs.dfg))
     for op in func.regions[0].block.ops:   # a .scf.mlir or .dfg.mlir given with a table
