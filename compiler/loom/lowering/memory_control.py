@@ -29,6 +29,8 @@ no dependence of its chain (a free loop) overlaps its iterations:
                   body_done = recurse(body, loop_ctrl)
                   seen = carry(after_cond, token, feedback)   dones so far
                   feedback, token = cond_br(after_cond, join(seen, body_done))
+                  (where body_done is one access's done, in order across the
+                  iterations: _, token = cond_br(after_cond, body_done))
   scf.while       loop_ctrl = invariant(raw, token)
                   before_done = recurse(before, loop_ctrl)
                   after_entry, last = cond_br(raw, before_done)
@@ -57,6 +59,7 @@ class SerialRecursive:
         # scf ops that contain an access of this chain: the recursion visits only these
         self.enclosing = {op for a in chain.accesses for op in a.path}
         self.free_loops = chain.free_loops
+        self.dones = {a.done for a in chain.accesses}
 
     def region(self, block: Block, entry: SSAValue) -> SSAValue:
         """Wire the group's accesses in `block`; returns the block's done token."""
@@ -110,13 +113,18 @@ class SerialRecursive:
         after_cond = self.record.after_conds[op]
         b = self.b
         b.loc = op.location
-        feedback = b.placeholder(NoneType())
         if op in self.free_loops:
-            seen = b.carry(after_cond, token, feedback)
             body_done = self.region(op.body.block, b.invariant(after_cond, token))
             b.loc = op.location
-            body_done = b.join([seen, body_done])
+            if body_done in self.dones:
+                # One access's done: its port completes in order, and each of its
+                # requests waited for its own iteration's other accesses, so the
+                # last iteration's done implies every iteration's.
+                return b.cond_br(after_cond, body_done)[1]
+            feedback = b.placeholder(NoneType())
+            body_done = b.join([b.carry(after_cond, token, feedback), body_done])
         else:
+            feedback = b.placeholder(NoneType())
             body_done = self.region(op.body.block, b.carry(after_cond, token, feedback))
             b.loc = op.location
         body_feedback, loop_exit = b.cond_br(after_cond, body_done)
