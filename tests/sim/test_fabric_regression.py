@@ -101,7 +101,10 @@ Again after issue 30's placement, lane and throughput-round changes
 (1,422 s in all with two presets' builds; gcd 260 s with chess-8x8-ext4's,
 the others 9 to 183 s); WIDE's kernels but gaussian and cnn_layer pass both
 seeds on 286b1ce (about 97 minutes with the preset's rebuild), and their
-config.bin and map.json are byte-identical at dc5273b (all 31)."""
+config.bin and map.json are byte-identical at dc5273b (all 31). The kernels
+added since pass both seeds on ed15cc1 (2026-11-27): image_resize and pivot
+on their 8x8 presets (101 s), video_filter, matrix_power, triangular,
+bicg_acc and k2mm_acc on WIDE (1,304 s), count_loop in make test."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
