@@ -51,8 +51,8 @@ time (minutes of Yosys for an 8x8 preset).
 Each kernel's runs take `--lock FILE` (flock) one at a time, when given.
 Progress goes to stderr.
 
-    tools/run python bench/fabric_kernels.py [KERNEL[@PRESET] ...] [--adg PRESET] [--ordering analysis|seed]
-                                             [--lock FILE] [--area]
+    tools/run python bench/fabric_kernels.py [KERNEL[@PRESET] ...] [--adg PRESET]
+                                             [--ordering analysis|seed] [--lock FILE] [--area]
 """
 
 from __future__ import annotations
@@ -69,8 +69,7 @@ from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
 from loom.fabric.rtl.top import fabric_rtl
 from loom.inputs import KernelSource, prepare
-from loom.mapper.kernel_compile import FABRIC_ORDERING
-from loom.ordering_modes import ORDERINGS
+from loom.ordering_modes import FABRIC_ORDERING, ORDERINGS
 from loom.mapper.kernel_map import MapRequest, map_kernel
 from loom.sim import fabric_flow, profiles
 from loom.sim.flow import run_seed, setup

@@ -78,13 +78,14 @@ def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
     kernel = resolve_kernel(source.kernel)
     name = kernel_name(kernel)
     out_dir = source.out_dir or Path("gen") / name
+    ordering = source.ordering or DIRECT_ORDERING
     given = source.bundle
     if kernel.name.endswith(".c"):
         arts = compile_kernel(kernel, source.top, list(source.include_dirs),
                               list(source.defines), out_dir,
                               constant_tables=source.constant_tables)
         lower(arts.scf_mlir, arts.dfg_mlir, arts.top, source.max_join_fanin,
-              source.flat_memrefs, source.ordering or DIRECT_ORDERING)
+              source.flat_memrefs, ordering)
         return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,
                       bundle_is_native=given is None)
     bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
@@ -95,8 +96,7 @@ def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
         bundle = None
     if kernel.name.endswith(".scf.mlir"):
         dfg = out_dir / f"{name}.dfg.mlir"
-        lower(kernel, dfg, source.top, source.max_join_fanin, source.flat_memrefs,
-              source.ordering or DIRECT_ORDERING)
+        lower(kernel, dfg, source.top, source.max_join_fanin, source.flat_memrefs, ordering)
         return Inputs(name, out_dir, dfg, bundle)
     if is_dfg_file(kernel):
         # LOOM's looser DFG form is normalized into out_dir (dfg_input.py).

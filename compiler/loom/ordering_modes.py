@@ -7,3 +7,6 @@ default of the direct flow); seed: seed 000's full program order of each root
 memref's accesses (the default for a fabric, mapper/kernel_compile.py)."""
 DIRECT_ORDERING = "analysis"
 """The ordering of a kernel compiled for its own RTL unless told otherwise."""
+FABRIC_ORDERING = "seed"
+"""The ordering of a kernel compiled for an ADG unless told otherwise: the
+fabric regression's maps and runs are of that lowering (mapper/kernel_compile.py)."""

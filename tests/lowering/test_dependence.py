@@ -16,7 +16,7 @@ import pytest
 from loom.frontend.reference import run_module
 from loom.ir import load_module
 from loom.lowering.ordering import explain
-from loom.lowering.pipeline import lower_module
+from loom.lowering.pipeline import find_top, lower_module
 from loom.regress.plan import SLOW_KERNELS, all_kernels
 
 from access_trace import AccessTrace
@@ -27,9 +27,7 @@ def _lower_and_trace(arts):
     module = load_module(arts.scf_mlir)
     _, lowered = lower_module(module, arts.top, 64, str(arts.scf_mlir))
     trace = AccessTrace()
-    func = next(op for op in module.ops if getattr(op, "sym_name", None)
-                and op.sym_name.data == arts.top)
-    trace.watch(func)
+    trace.watch(find_top(module, arts.top, str(arts.scf_mlir)))
     run_module(module, arts.scf_mlir, arts.bundle, arts.top, listeners=(trace,))
     return lowered.record, trace
 

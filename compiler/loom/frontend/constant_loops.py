@@ -58,10 +58,7 @@ def _outside_values(loop: Operation) -> list[SSAValue] | None:
             continue
         if not (op.name.startswith("arith.") or op.name in _SCF):
             return None
-        for v in op.operands:
-            owner = v.owner
-            if not loop.is_ancestor(owner):
-                outside[v] = None
+        outside.update((v, None) for v in op.operands if not loop.is_ancestor(v.owner))
     return list(outside)
 
 
@@ -92,5 +89,3 @@ def _replace(loop: Operation, values: list[int]) -> None:
         result.replace_all_uses_with(const.result)
     loop.detach()
     loop.erase()
-
-

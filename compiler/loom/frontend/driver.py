@@ -24,10 +24,10 @@ from pathlib import Path
 from loom.bundle import Bundle
 from loom.diagnostics import LoomError, Location
 from loom.frontend import native
+from loom.frontend.constant_loops import fold_constant_loops
 from loom.frontend.llvm_input import parse_llvm_dialect
 from loom.frontend.mlir_ir import parse_module, print_generic
 from loom.frontend.raiser import raise_to_cf
-from loom.frontend.constant_loops import fold_constant_loops
 from loom.frontend.scf_cleanup import switches_to_ifs
 from loom.frontend.signature import Signature, read_signature
 from loom.frontend.toolchain import Toolchain, find_toolchain, run_tool

@@ -179,7 +179,7 @@ class AccessSpaces:
     # ---- one access ------------------------------------------------------------
 
     def space(self, acc: Access) -> _Space:
-        loops = tuple(op for op in acc.path if isinstance(op, LOOPS))
+        loops = enclosing_loops(acc)
         constraints: list[tuple[Affine, str]] = []
         inner: Operation = acc.scf_op
         for loop in reversed(loops):
@@ -236,6 +236,11 @@ class AccessSpaces:
             address = _add(address, expr, stride)
             stride *= max(extent, 1)
         return address
+
+
+def enclosing_loops(acc: Access) -> tuple[Operation, ...]:
+    """The scf.for and scf.while ops around `acc`, outermost first: its levels."""
+    return tuple(op for op in acc.path if isinstance(op, LOOPS))
 
 
 def _condition(loop: scf.WhileOp) -> scf.ConditionOp:

@@ -26,7 +26,7 @@ from itertools import combinations_with_replacement
 
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from loom.lowering.dependence import LOOPS, AccessSpaces, Dependences
+from loom.lowering.dependence import AccessSpaces, Dependences, enclosing_loops
 from loom.lowering.records import Access, LoweringRecord
 from loom.lowering.source import where
 
@@ -73,7 +73,7 @@ def _components(group: list[Access], deps: Dependences) -> list[list[Access]]:
 
 
 def _free_loops(chain: Chain, deps: Dependences) -> None:
-    loops = {op: k for acc in chain.accesses for k, op in enumerate(_loops(acc))}
+    loops = {op: k for acc in chain.accesses for k, op in enumerate(enclosing_loops(acc))}
     for loop, level in loops.items():
         inside = [acc for acc in chain.accesses if loop in acc.path]
         witness = next(((a, b) for a, b in combinations_with_replacement(inside, 2)
@@ -82,10 +82,6 @@ def _free_loops(chain: Chain, deps: Dependences) -> None:
             chain.free_loops.add(loop)
         else:
             chain.kept[loop] = witness
-
-
-def _loops(acc: Access) -> list[Operation]:
-    return [op for op in acc.path if isinstance(op, LOOPS)]
 
 
 def ordering_report(record: LoweringRecord) -> list[str]:
@@ -106,7 +102,7 @@ def explain(root_name: str, chains: list[Chain]) -> list[str]:
     lines = [f"{root_name}: {len(chains)} chain(s)"]
     for n, chain in enumerate(chains):
         lines.append(f"  chain {n}: " + ", ".join(_name(a) for a in chain.accesses))
-        loops = dict.fromkeys(op for a in chain.accesses for op in _loops(a))
+        loops = dict.fromkeys(op for a in chain.accesses for op in enclosing_loops(a))
         for loop in loops:
             if loop in chain.free_loops:
                 lines.append(f"    loop at {where(loop)}: iterations overlap "

@@ -32,18 +32,18 @@ from xdsl.ir import BlockArgument
 from loom.diagnostics import Location, LoomError
 from loom.dialects import handshake as hs
 from loom.lowering.builder import DfgBuilder
+from loom.lowering.dependence import AccessSpaces
 from loom.lowering.flat_memrefs import flatten_memrefs
 from loom.lowering.invariant_check import check_invariants
 from loom.lowering.legalize import check_join_limit, insert_forks, legalize_joins
 from loom.lowering.memory_control import build_ctrl_done
-from loom.lowering.dependence import AccessSpaces
 from loom.lowering.memory_interface import connect_group, group_by_root
 from loom.lowering.ordering import plan_chains
-from loom.ordering_modes import DIRECT_ORDERING, ORDERINGS
 from loom.lowering.records import LoweringRecord
 from loom.lowering.region import Lowering
 from loom.lowering.state import RegionState
 from loom.lowering.zero_trip_guard import guard_zero_trip_loops
+from loom.ordering_modes import DIRECT_ORDERING, ORDERINGS
 
 JOIN_FANIN_ATTR = "loom.adg_max_join_fanin"
 

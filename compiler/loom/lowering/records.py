@@ -9,8 +9,12 @@ while, the branch condition of an if).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation, SSAValue
+
+if TYPE_CHECKING:       # ordering.py builds on Access
+    from loom.lowering.ordering import Chain
 
 
 @dataclass(eq=False)
@@ -40,6 +44,6 @@ class LoweringRecord:
     #: scf.for -> the body-local invariants created for it
     body_invariants: dict[Operation, list[Operation]] = field(default_factory=dict)
     #: root memref -> its chains (ordering.py): the orderings its network keeps
-    chains: dict[SSAValue, list] = field(default_factory=dict)
+    chains: dict[SSAValue, list[Chain]] = field(default_factory=dict)
     #: loop number for names: scf.for / scf.while -> "for0", "while1", ...
     loop_names: dict[Operation, str] = field(default_factory=dict)

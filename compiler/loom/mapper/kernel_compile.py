@@ -22,11 +22,10 @@ from loom.ir import op_location
 from loom.inputs import Inputs, KernelSource, prepare
 from loom.lowering.dfg_input import load_dfg
 from loom.lowering.legalize import legalize_joins
+from loom.ordering_modes import FABRIC_ORDERING
 
 NO_JOIN_LIMIT = 64
 """The join limit when the ADG has no join unit (any join is then a C1)."""
-FABRIC_ORDERING = "seed"
-"""The memory ordering a kernel compiles with for an ADG (module docstring)."""
 
 
 def compile_for(source: KernelSource, fanin: int,
@@ -48,4 +47,4 @@ def compile_for(source: KernelSource, fanin: int,
     return func, inputs
 
 
-__all__ = ["FABRIC_ORDERING", "NO_JOIN_LIMIT", "compile_for"]
+__all__ = ["NO_JOIN_LIMIT", "compile_for"]
