@@ -9,13 +9,19 @@ under random validity and backpressure:
   drains there);
 - fu_addsub: one 1:2 fabric.mux sends a to an adder or a subtractor, a 2:1
   picks the result: sel (0, 0) is a + b, (1, 1) is a - b; b feeds both ops;
-- discard on the output mux: the unit consumes its operands and yields nothing.
+- discard on the output mux: the unit consumes its operands and yields nothing;
+- fu_div (the presets' divider): divsi, divui, remsi, remui on one datapath,
+  against the golden op classes, edge operands included.
 """
 
 
 import pytest
 
+from loom.fabric.function_units import configurable
+from loom.rtl.units import DIV_OPS, divider_latency
 from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
+from tb.unit_cases import BINARY_CLASSES
+from tb.unit_runner import edge_values, golden_streams
 
 pytestmark = pytest.mark.rtl
 
@@ -78,3 +84,38 @@ def _case(rng, mode: str, n: int) -> FabricCase:
 
 def test_fu_mux_selects_the_effective_graph():
     run_fabric("fu_mux", ADG, cycling(MODES, _case), seed=1, tokens=120, episodes=len(MODES))
+
+
+# fu_div: presets.py's divider, the four divisions on one datapath (fabric/rtl/fu.py's
+# shared_groups), its op the mux's sel; operands mix random values with the edge
+# cases (zero, one, -1, MIN) so every selection meets division by zero and MIN / -1.
+DIV_W = 16
+DIV_ADG = f"""
+module {{
+  fabric.spatial_pe @pe_d(%p0: {B}, %p1: {B}) -> ({B}) {{
+{chr(10).join(configurable("fu_div", [f"arith.{op}" for op in DIV_OPS], f"i{DIV_W}",
+                           latency=divider_latency(DIV_W)).render("    "))}
+    fabric.yield
+  }}
+  fabric.module @divs(%a: {B}, %b: {B}) -> ({B}) {{
+    %o = fabric.instance @pe_d(%a, %b) {{sym_name = "pe_0_0"}} : ({B}, {B}) -> ({B})
+    fabric.yield %o : {B}
+  }}
+}}
+"""
+
+
+def _div_case(rng, op: str, n: int) -> FabricCase:
+    edges = edge_values(DIV_W)
+    a, b = ([rng.choice(edges) if rng.random() < 0.4 else rng.getrandbits(DIV_W)
+             for _ in range(n)] for _ in range(2))
+    fields = {"enable": 1, "out0.sel": 0, "fu.4.sel": DIV_OPS.index(op)}
+    fields |= {f"in{k}.sel": k for k in range(2)}
+    out = golden_streams(BINARY_CLASSES[op](DIV_W), [a, b])[0][0]
+    return FabricCase({"pe_0_0": fields}, {"in0": a, "in1": b}, {"out0": out},
+                      {"in0": n, "in1": n})
+
+
+def test_divider_unit_divides_as_configured():
+    run_fabric("fu_div", DIV_ADG, cycling(DIV_OPS, _div_case), seed=1, tokens=150,
+               episodes=2 * len(DIV_OPS))

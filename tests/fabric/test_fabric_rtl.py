@@ -29,7 +29,7 @@ from loom.dialects import fabric_syntax as fs
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
                   "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
                   "temporal_sw": test_fabric_temporal_sw.ADG, "memory": test_fabric_memory_rtl.ADG,
-                  "fu_mux": test_fabric_fu_mux.ADG}
+                  "fu_mux": test_fabric_fu_mux.ADG, "fu_div": test_fabric_fu_mux.DIV_ADG}
 
 
 def _write(tmp_path: Path, text: str, name: str) -> Path:

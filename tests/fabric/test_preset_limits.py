@@ -35,6 +35,8 @@ PAST = [
     ("chess-2x2-ext2x2-b33", "a bridge switch takes 2 to 32 lanes (-b33)"),
     ("chess-2x2-ext2x2-b" + "9" * 50, "a bridge switch takes 2 to 32 lanes"),
     ("chess-0x2", "must be at least 1"),
+    (f"chess-2x2-d{MESH_MAX + 1}", f"dividers every 1 to {MESH_MAX} rows and columns (-d33)"),
+    ("chess-2x2-ext1-d0-f", "(-d0)"),
 ]
 
 
@@ -54,10 +56,10 @@ def test_a_name_past_the_limits_is_refused_before_anything_is_built(name, says, 
 
 def test_the_largest_names_within_the_limits_parse():
     top = (f"chess-{MESH_MAX}x{MESH_MAX}-t{TRACKS_MAX}-ext{MEMORIES_MAX}x{LANES_MAX}s{LANES_MAX}"
-           f"-mem{MEMORIES_MAX}x{LANES_MAX}s{LANES_MAX}-ring-b2")
+           f"-mem{MEMORIES_MAX}x{LANES_MAX}s{LANES_MAX}-ring-b2-d{MESH_MAX}-f")
     p = parse_preset(top)
-    assert (p.rows, p.cols, p.tracks, p.ext.count, p.on_chip.store_lanes, p.name) == (
-        MESH_MAX, MESH_MAX, TRACKS_MAX, MEMORIES_MAX, LANES_MAX, top)
+    assert (p.rows, p.cols, p.tracks, p.ext.count, p.on_chip.store_lanes, p.divider_every,
+            p.name) == (MESH_MAX, MESH_MAX, TRACKS_MAX, MEMORIES_MAX, LANES_MAX, MESH_MAX, top)
     assert parse_preset("chess-1x1").rows == 1
 
 

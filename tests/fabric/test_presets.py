@@ -16,6 +16,7 @@ from loom.fabric.presets import JOIN_FANIN, MemoryGroup, parse_preset, preset, p
 from loom.fabric.summary import summarize
 from loom.ir import parse, print_module, verify_module
 from loom.lowering.region import ARITH_OPS
+from loom.rtl.units import DIV_OPS
 from loom.fabric.adg_view import adg_view
 
 SMALL = [p.name for p in presets() if p.rows <= 8]
@@ -134,8 +135,11 @@ def test_smallest_preset_covers_every_lowered_op(tmp_path):
     _, module = _written("chess-2x2", tmp_path)
     units = [ops for pe in _pe_ops(module).values() for ops in pe]
     singles = {next(iter(ops)) for ops in units if len(ops) == 1}
-    assert (ARITH_OPS - MIN_MAX) | CONTROL_OPS <= singles
+    # a unit with a fabric.mux over binary ops hosts each of them on its own
+    choices = {op for ops in units if "fabric.mux" in ops for op in ops - {"fabric.mux"}}
+    assert (ARITH_OPS - MIN_MAX) | CONTROL_OPS <= singles | choices
     assert {"arith.cmpi", "arith.select"} in units
+    assert {f"arith.{op}" for op in DIV_OPS} | {"fabric.mux"} in units
 
 
 def test_frequent_ops_sit_in_every_pe(tmp_path):
@@ -144,11 +148,25 @@ def test_frequent_ops_sit_in_every_pe(tmp_path):
         singles = {next(iter(ops)) for ops in units if len(ops) == 1}
         assert {"handshake.cond_br", "handshake.constant", "dataflow.carry",
                 "dataflow.invariant", "arith.index_cast", "arith.addi", "arith.cmpi"} <= singles, pe
+    # the checkerboard: half control PEs; dividers in one PE of 16 (-d4, the
+    # default), the central one of each 4x4 block, or of 4 (-d2)
+    assert _kinds(module) == (8, 7, [(2, 2)])
+    assert _kinds(_written("chess-4x4-d2", tmp_path / "d2")[1]) == (
+        8, 4, [(1, 1), (1, 3), (3, 1), (3, 3)])
+    assert _kinds(_written("chess-8x8", tmp_path / "8")[1]) == (
+        32, 28, [(2, 2), (2, 6), (6, 2), (6, 6)])
+
+
+def _kinds(module: ModuleOp) -> tuple[int, int, list[tuple[int, int]]]:
+    """Control PEs, plain ALU PEs, and the (row, column) of each divider PE."""
     top = next(op for op in module.ops if op.name == "fabric.module")
-    kinds = [op.attributes["module"].data for op in top.regions[0].block.ops
-             if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")]
-    # the checkerboard: half control PEs, a quarter with dividers
-    assert (kinds.count("pe_ctrl"), kinds.count("pe_alu"), kinds.count("pe_alu_div")) == (8, 4, 4)
+    pes = {op.attributes["sym_name"].data: op.attributes["module"].data
+           for op in top.regions[0].block.ops
+           if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")}
+    kinds = list(pes.values())
+    dividers = sorted(tuple(int(x) for x in name.split("_")[1:]) for name, kind in pes.items()
+                      if kind == "pe_alu_div")
+    return kinds.count("pe_ctrl"), kinds.count("pe_alu"), dividers
 
 
 def test_grid_names_and_join_fanin(tmp_path):

@@ -60,6 +60,21 @@ def binary(name: str, op: str, type_: str, result: str | None = None,
     return _unit(name, [type_, type_], [out], f"{op} %arg0, %arg1 : {out}", latency, interval)
 
 
+def configurable(name: str, ops: Sequence[str], type_: str,
+                 latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """Binary `ops` on the same two operands of `type_`, a `fabric.mux` picking
+    the one the config wants (LOOM's configurable function unit): the
+    mapper's tech-map sets the mux's sel, the fabric RTL builds the ops that
+    share a datapath (the four divisions) as one unit."""
+    lines = [f"%{k} = {op} %arg0, %arg1 : {type_}" for k, op in enumerate(ops)]
+    picked = f"%{len(ops)}"
+    results = ", ".join(f"%{k}" for k in range(len(ops)))
+    lines.append(f"{picked} = fabric.mux {results} {{sel = 0 : i64, discard = false, "
+                 f"disconnect = false}} : {', '.join([type_] * len(ops))} -> {type_}")
+    lines.append(_yield([picked], [type_]))
+    return FunctionUnit(name, (type_, type_), (type_,), tuple(lines), latency, interval)
+
+
 def unary(name: str, op: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:
     """A one-operand op whose result has the operand's type."""
     return _unit(name, [type_], [type_], f"{op} %arg0 : {type_}", latency, interval)
@@ -173,6 +188,7 @@ def raw(name: str, inputs: Sequence[str], outputs: Sequence[str], body: str,
 
 __all__ = [
     "CMPI_PREDICATES", "FunctionUnit", "MAX_JOIN_FANIN", "binary", "carry", "cast", "cmpi",
+    "configurable",
     "cond_br", "constant", "gate", "index_cast", "invariant", "join", "load", "mux", "raw",
     "select", "stream", "store", "unary",
 ]

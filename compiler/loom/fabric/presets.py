@@ -9,7 +9,8 @@ way, `-mem<N>[x<L>[s<S>]]` for N on-chip memories (`fabric.memory`,
 ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
 (fabric/lane_ring.py; else each memory on the left or right side); then
 `-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
-limit; more lanes make a tree, fabric/memory_bridge.py); last `-f` for a
+limit; more lanes make a tree, fabric/memory_bridge.py); `-d<K>` for the
+dividers in one PE of K * K (default 4, DIVIDER_EVERY); last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
 buffer, a deeper one on every PE input link, and one on every backward
 switch link in place of its link buffer (the mapper bypasses all it
@@ -54,9 +55,11 @@ How the fabric was chosen:
   a checkerboard like LOOM's heterogeneous meshes: `pe_ctrl` on cells with
   r+c odd (streams, gates, mux, join, load, store, index carry), `pe_alu`
   on even cells (the other arithmetic, compares, compare-select, casts),
-  and `pe_alu_div` (pe_alu plus the i32 and i64 dividers, the largest
-  units) on even cells of even rows. A 2x2 already holds every kind; larger
-  grids hold each many times. A PE slice is 3 config words (the 64-bit
+  and `pe_alu_div` (pe_alu plus an i32 and an i64 divider, the largest
+  units, each doing divsi, divui, remsi or remui as configured: one
+  `fabric.mux` unit, one datapath) on one even cell in 16 (`-d4`,
+  divider_cell; `-d<K>` for one in K * K). A 2x2 already holds every kind;
+  larger grids hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
   depth) and div/rem (their units' default depth, rtl/units.divider_latency:
@@ -127,7 +130,7 @@ from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS, OUTPUT_BUFFER_SLOTS
-from loom.rtl.units import divider_latency
+from loom.rtl.units import DIV_OPS, divider_latency
 
 WIDTH = 64
 DATA = "i64"
@@ -139,6 +142,12 @@ SCALAR_OUTPUTS = 4
 JOIN_FANIN = 4
 MULI_LATENCY = 4
 """Our muli unit's default pipeline depth (rtl/units.py)."""
+DIVIDER_EVERY = 4
+"""Dividers in one PE of 16 by default (`-d4`): a divider PE is twice an ALU
+PE (42,956 Yosys cells against 21,023 on chess-2x2), and no kernel of
+kernels/ has more than 4 divisions and remainders below 16x16 (isqrt_sum,
+local_init; md_knn's 8 are on a 16x16, which has 16 such PEs). `-d2` is the
+mix before issue 31 (every even cell of an even row, one PE in 4)."""
 SIZES = (2, 4, 8, 16, 20)
 WIDTH_NOTE = "64-bit network; i32, i64, index units; i1/i8/i16 compares and extensions"
 """What `loom adg --list` says of the widths (the module docstring has the why)."""
@@ -191,7 +200,7 @@ of thousands of digits would raise rather than compare)."""
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
-    r"(-f)?$")
+    r"(?:-d(\d+))?(-f)?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -256,9 +265,11 @@ def _alu() -> list[fu.FunctionUnit]:
 
 
 def _alu_div() -> list[fu.FunctionUnit]:
-    return _alu() + [fu.binary(f"fu_{op}{suffix}", f"arith.{op}", t, latency=divider_latency(int(t[1:])))
-                     for t, suffix in ((DATA, ""), (INT, "_i32"))
-                     for op in ("divsi", "divui", "remsi", "remui")]
+    """pe_alu and one divider per width whose op (divsi, divui, remsi, remui)
+    is configured: the four share one datapath."""
+    return _alu() + [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
+                                     latency=divider_latency(int(t[1:])))
+                     for t, suffix in ((DATA, ""), (INT, "_i32"))]
 
 
 @dataclass(frozen=True)
@@ -309,6 +320,9 @@ class ChessPreset:
     on each input; and two on each switch link's backward direction, in
     place of its link buffer; the mapper keeps buffered the ones a ring
     needs and bypasses the rest (mapper/bufferization.py)."""
+    divider_every: int = DIVIDER_EVERY
+    """`-d<K>`: the dividers sit in the ALU PEs whose row and column are
+    both DIVIDER_OFFSET(K) modulo K (one PE in K * K; divider_cell)."""
 
     @property
     def name(self) -> str:
@@ -316,6 +330,7 @@ class ChessPreset:
         fanin = f"-b{self.bridge_fanin}" if self.bridge_fanin != MAX_SWITCH_PORTS else ""
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
             self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin + \
+            (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
             ("-f" if self.pe_fifos else "")
 
     @property
@@ -328,6 +343,7 @@ class ChessPreset:
             tracks += ", memory lanes around all four sides"
         if self.bridge_fanin != MAX_SWITCH_PORTS:
             tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
+        tracks += f", dividers in one PE of {self.divider_every ** 2}"
         if self.pe_fifos:
             tracks += ", bypassable fifos on every PE output and input and backward switch link"
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
@@ -344,11 +360,11 @@ recurrences) sum_n 1,812, dot 1,227, fir 12,008, crc32 2,451; with 2
 slots 683, 910, 5,014, 917; with 4 slots 608, 910, 5,014, 661 (direct
 RTL: 304, 136, 1,008, 643)."""
 
-GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-f]"
+GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>][-f]"
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
-          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}")
+          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}, dividers every K 1 to {MESH_MAX}")
 """The grammar's limits in words (`loom adg --help` says the same; a test
 keeps the two equal)."""
 
@@ -389,7 +405,11 @@ def parse_preset(name: str) -> ChessPreset:
                         f"lanes (-b{m[11]})")
     ext, on_chip = (MemoryGroup(*(int(g) if g else 1 for g in m.groups()[k:k + 3]))
                     if m[k + 1] else MemoryGroup() for k in (3, 6))
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[12]))
+    every = _number(m[12] or str(DIVIDER_EVERY))
+    if not 1 <= every <= MESH_MAX:
+        raise LoomError(f"ADG preset '{name}': dividers every 1 to {MESH_MAX} rows and "
+                        f"columns (-d{m[12]})")
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[13]), every)
 
 
 def tracks_for(size: int) -> int:
@@ -426,7 +446,17 @@ def preset(name: str) -> AdgBuilder:
         raise LoomError(f"ADG preset '{name}': {e}") from None
 
 
-def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
+def divider_cell(r: int, c: int, rows: int, cols: int, every: int) -> bool:
+    """Whether the ALU cell (r, c) (r + c even) holds the dividers: its row and
+    column are both DIVIDER_OFFSET modulo `every`, the offset falling back to
+    0 on a side too short for it (a 2x2 keeps one divider PE)."""
+    def on(k: int, n: int) -> bool:
+        off = every // 2 if n > every // 2 else 0
+        return k % every == off
+    return (r + c) % 2 == 0 and on(r, rows) and on(c, cols)
+
+
+def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
     kinds = {
         "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl()),
         "alu": b.define_pe("pe_alu", 4, 4, WIDTH, _alu()),
@@ -436,7 +466,8 @@ def _pe_selector(b: AdgBuilder) -> Callable[[int, int], PEDef]:
     def select(r: int, c: int) -> PEDef:
         if (r + c) % 2:
             return kinds["ctrl"]
-        return kinds["alu_div"] if r % 2 == 0 else kinds["alu"]
+        return kinds["alu_div"] if divider_cell(r, c, p.rows, p.cols, p.divider_every) \
+            else kinds["alu"]
     return select
 
 
@@ -486,7 +517,7 @@ def _side_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) ->
                          spread(SCALAR_OUTPUTS, p.cols + 1), p.cols)
     if layout is None:
         return _spread_boundary(b, p, specs)
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks,
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b, p), layout.sides, p.tracks,
                       _fifo_depths(p))
     return assign_ports(layout, mesh.ingress, mesh.egress, specs)
 
@@ -504,7 +535,7 @@ def _spread_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) 
         n_in = sum(lane_count(s.response_lanes) for s in mems)
         n_out = sum(lane_count(s.request_lanes) for s in mems)
         sides[side] = SidePorts(inputs=spread(n_in, p.rows + 1), outputs=spread(n_out, p.rows + 1))
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), sides, p.tracks,
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b, p), sides, p.tracks,
                       _fifo_depths(p))
     requests: dict[str, list[PortRef]] = {}
     responses: dict[str, list[PortRef]] = {}
@@ -521,7 +552,7 @@ def _ring_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) ->
     """The mesh with every memory's lanes around all four sides (lane_ring.py)."""
     layout = ring_layout(p.rows, p.cols, specs, spread(SCALAR_INPUTS, p.cols + 1),
                          spread(SCALAR_OUTPUTS, p.cols + 1))
-    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b), layout.sides, p.tracks,
+    mesh = chess_mesh(b, p.rows, p.cols, _pe_selector(b, p), layout.sides, p.tracks,
                       _fifo_depths(p))
     return assign_ports(layout, mesh.ingress, mesh.egress, specs)
 

@@ -20,7 +20,8 @@ class Port:
     width: int              # data bits per channel; 0 = control channel
     count: int | None = None  # None: one channel; k: k channels packed LSB-first
     extras: Extras = ()     # downstream extra signals, composed above the data
-    plain: bool = False     # one status wire `name`, no handshake (extmemory's mem_idle)
+    plain: bool = False     # one wire `name` of max(width, 1) bits, no handshake
+                            # (extmemory's mem_idle, a configurable unit's mode)
 
     @property
     def n(self) -> int:
@@ -46,7 +47,7 @@ class Port:
         fwd = "input" if self.direction == "in" else "output"
         bwd = "output" if self.direction == "in" else "input"
         if self.plain:
-            return [(fwd, self.name, 1)]
+            return [(fwd, self.name, max(self.width, 1))]
         sigs = []
         if self.width:
             sigs.append((fwd, f"{self.name}_data", self.width * self.n))

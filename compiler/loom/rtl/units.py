@@ -22,6 +22,9 @@ CMP_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "
 BINARY_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
               "minsi", "maxsi", "minui", "maxui")
 DIV_OPS = ("divsi", "divui", "remsi", "remui")
+CONFIGURED = "cfg"
+"""A cmpi predicate or stream cont_cond chosen at run time by a plain input of
+the same name (a fabric unit whose config field selects it), not fixed."""
 CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
 FIFO_KINDS = ("oehb", "tehb", "fifo")
 EXTMEMORY_IN_FLIGHT = 2   # default requests in flight per extmemory bridge and load port
@@ -291,21 +294,27 @@ def _binary(p: _Params) -> UnitSpec:
                     dict(op=p.family, w=w))
 
 
-@family(*DIV_OPS)
+@family(*DIV_OPS, "divrem")
 def _divider(p: _Params) -> UnitSpec:
     """Pipelined (templates/arith_divider.sv.j2): `latency` stages of about
-    w / latency one-bit steps each, one operand pair a cycle."""
+    w / latency one-bit steps each, one operand pair a cycle. `divrem` is the
+    four ops on one datapath, the plain input `op_sel` naming one (its index
+    in DIV_OPS): a fabric unit's configured choice."""
     w = p.int("w", 1, 4096)
     lat = p.int("latency", 1, w, default=divider_latency(w))
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
+    if p.family == "divrem":
+        ports += (Port("op_sel", "in", 2, plain=True),)
     return UnitSpec(p.family, "arith_divider", f"loom_{p.family}_w{w}_l{lat}",
                     dict(w=w, latency=lat), ports, True, dict(op=p.family, w=w, latency=lat))
 
 
 @family("cmpi")
 def _cmpi(p: _Params) -> UnitSpec:
-    w, pred = p.int("w", 1, 4096), p.choice("predicate", CMP_PREDICATES)
+    w, pred = p.int("w", 1, 4096), p.choice("predicate", (*CMP_PREDICATES, CONFIGURED))
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", 1))
+    if pred == CONFIGURED:   # the predicate's index in CMP_PREDICATES
+        ports += (Port("predicate", "in", clog2(len(CMP_PREDICATES)), plain=True),)
     return UnitSpec("cmpi", "cmpi", f"loom_cmpi_{pred}_w{w}", dict(predicate=pred, w=w),
                     ports, False, dict(predicate=pred, w=w))
 
@@ -377,14 +386,16 @@ def _bundle(p: _Params) -> UnitSpec:
 @family("stream")
 def _stream(p: _Params) -> UnitSpec:
     step = p.choice("step_op", tuple(STEP_OPS))
-    cont = p.choice("cont_cond", tuple(CONT_CONDS))
+    cont = p.choice("cont_cond", (*CONT_CONDS, CONFIGURED))
     w = p.int("w", 1, 4096, default=64)
     ports = (Port("start", "in", w), Port("step", "in", w), Port("bound", "in", w),
              Port("idx", "out", w), Port("cont", "out", 1))
-    return UnitSpec("stream", "dataflow_stream",
-                    f"loom_stream_{STEP_OPS[step]}_{CONT_CONDS[cont]}_w{w}",
+    if cont == CONFIGURED:   # one bit per CONT_CONDS entry (LOOM's one-hot field)
+        ports += (Port("cont_cond", "in", len(CONT_CONDS), plain=True),)
+    cond = CONT_CONDS.get(cont, CONFIGURED)
+    return UnitSpec("stream", "dataflow_stream", f"loom_stream_{STEP_OPS[step]}_{cond}_w{w}",
                     dict(step_op=step, cont_cond=cont, w=w), ports, True,
-                    dict(step_name=STEP_OPS[step], cond_name=CONT_CONDS[cont], w=w))
+                    dict(step_name=STEP_OPS[step], cond_name=cond, w=w))
 
 
 @family("gate")

@@ -22,13 +22,13 @@ from functools import lru_cache
 from xdsl.ir import Operation
 
 from loom.diagnostics import LoomError
-from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, FULayout, fu_layout
+from loom.fabric.config_layout import FULayout, fu_layout
 from loom.fabric.rtl.modules import Module, render_fabric
 from loom.fabric.rtl.sv import (ONE, ZERO, Assign, Decl, Expr, Instance, Ref, Statement, decl,
                                expr, resize)
 from loom.dialects.fabric_types import scalar_width
 from loom.rtl.render import render_spec
-from loom.rtl.units import BINARY_OPS, CONT_CONDS, DIV_OPS, UnitSpec, unit_spec
+from loom.rtl.units import BINARY_OPS, CONFIGURED, DIV_OPS, UnitSpec, unit_spec
 
 
 @dataclass
@@ -86,25 +86,23 @@ _PORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _variants(op: Operation) -> list[tuple[UnitSpec, int | None]]:
-    """The units of one body op and, when a config field picks one, its value."""
+def _unit_of(op: Operation) -> tuple[UnitSpec, str | None]:
+    """The unit of one body op and the plain input, if any, that its config
+    field drives (cmpi's predicate, stream's cont_cond: one configurable
+    datapath, not one unit per choice)."""
     name = op.name
     ins = [_w(v.type) for v in op.operands]
     outs = [_w(r.type) for r in op.results]
     short = name.split(".", 1)[1]
     if name == "arith.cmpi":
-        return [(unit_spec("cmpi", predicate=p, w=ins[0]), k)
-                for k, p in enumerate(CMPI_PREDICATES)]
+        return unit_spec("cmpi", predicate=CONFIGURED, w=ins[0]), "predicate"
     if name == "dataflow.stream":
         step = op.properties["step_op"].data  # type: ignore[attr-defined]
-        return [(unit_spec("stream", step_op=step, cont_cond=c, w=ins[0]), bit)
-                for c, bit in CONT_COND_BITS.items() if c in CONT_CONDS]
-    if name in (f"arith.{o}" for o in BINARY_OPS):
-        return [(unit_spec(short, w=outs[0]), None)]
-    if name in (f"arith.{o}" for o in ("muli", *DIV_OPS)):
-        return [(unit_spec(short, w=outs[0]), None)]
+        return unit_spec("stream", step_op=step, cont_cond=CONFIGURED, w=ins[0]), "cont_cond"
+    if name in (f"arith.{o}" for o in (*BINARY_OPS, "muli", *DIV_OPS)):
+        return unit_spec(short, w=outs[0]), None
     if name == "arith.select":
-        return [(unit_spec("select", w=outs[0]), None)]
+        return unit_spec("select", w=outs[0]), None
     if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
                 "arith.index_castui"):
         family = short if short != "index_castui" else (
@@ -112,20 +110,49 @@ def _variants(op: Operation) -> list[tuple[UnitSpec, int | None]]:
         if family in ("extsi", "extui") and outs[0] <= ins[0] or (
                 family == "trunci" and outs[0] >= ins[0]):
             family = "index_cast"   # same width or the other way: a wire / a resize
-        return [(unit_spec(family, w_in=ins[0], w_out=outs[0]), None)]
+        return unit_spec(family, w_in=ins[0], w_out=outs[0]), None
     if name == "handshake.cond_br":
-        return [(unit_spec("cond_br", w=outs[0]), None)]
+        return unit_spec("cond_br", w=outs[0]), None
     if name == "handshake.load":
-        return [(unit_spec("load", rank=1, aw=ins[0], w=outs[0]), None)]
+        return unit_spec("load", rank=1, aw=ins[0], w=outs[0]), None
     if name == "handshake.store":
-        return [(unit_spec("store", rank=1, aw=ins[0], w=outs[0]), None)]
+        return unit_spec("store", rank=1, aw=ins[0], w=outs[0]), None
     if name == "dataflow.gate":
-        return [(unit_spec("gate", w=ins[0]), None)]
+        return unit_spec("gate", w=ins[0]), None
     if name == "dataflow.carry":
-        return [(unit_spec("carry", w=outs[0]), None)]
+        return unit_spec("carry", w=outs[0]), None
     if name == "dataflow.invariant":
-        return [(unit_spec("invariant", w=outs[0]), None)]
+        return unit_spec("invariant", w=outs[0]), None
     raise LoomError(f"{name} in a function unit has no fabric RTL yet")
+
+
+SHARED_FAMILIES = {f"arith.{op}": ("divrem", "op_sel", DIV_OPS.index(op)) for op in DIV_OPS}
+"""Body ops that one configurable unit implements together: op name -> (unit
+family, its plain select input, the op's code on it)."""
+
+
+def shared_groups(ops: list[Operation]) -> dict[int, list[int]]:
+    """Configurable fabric.muxes over ops of one shared family: mux index -> the
+    indices of its operands' ops. Each such op has the same operands as the
+    others and its one result feeds only the mux, so one unit (the family's,
+    its op chosen by the mux's sel) is the whole group (LOOM's configurable
+    function unit: a divider that divides or takes the remainder, signed or
+    not)."""
+    groups: dict[int, list[int]] = {}
+    for m, mux in enumerate(ops):
+        if mux.name != "fabric.mux" or len(mux.results) != 1 or len(mux.operands) < 2:
+            continue
+        owners = [v.owner for v in mux.operands]
+        if not all(isinstance(o, Operation) and o in ops and o.name in SHARED_FAMILIES
+                   for o in owners):
+            continue
+        families = {SHARED_FAMILIES[o.name][0] for o in owners}
+        operands = {tuple(o.operands) for o in owners}
+        if (len(families) == 1 and len(operands) == 1 and len(set(map(id, owners))) == len(owners)
+                and all(len(o.results) == 1 and len(list(o.results[0].uses)) == 1 for o in owners)
+                and len({o.results[0].type for o in owners}) == 1):
+            groups[m] = [ops.index(o) for o in owners]
+    return groups
 
 
 @dataclass(frozen=True)
@@ -291,8 +318,20 @@ class _Builder:
             b.assign(Ref("in_ready", k), _sig(c, "ready"))
             self.produce(arg, c)
         on = _OnTerms(self, ops, yield_op).terms()
+        groups = shared_groups(ops)
+        member_of = {i for group in groups.values() for i in group}
+        gated: dict[int, list[str]] = {}   # a group member's operand channels, gated on
         for index, op in enumerate(ops):
+            if index in groups:   # its operands are the members' results: no channels
+                outs = [self.channel(f"op{index}_r0", _w(op.results[0].type))]
+                self.shared(index, [ops[i] for i in groups[index]],
+                            [gated[i] for i in groups[index]], outs)
+                self.produce(op.results[0], outs[0])
+                continue
             ins = [self.take(v) for v in op.operands]
+            if index in member_of:
+                gated[index] = [self.gate_on(c, on[index], op, k) for k, c in enumerate(ins)]
+                continue
             outs = [self.channel(f"op{index}_r{m}", _w(r.type)) for m, r in enumerate(op.results)]
             if op.name == "fabric.mux":
                 self.fabric_mux(index, op, ins, outs)
@@ -401,53 +440,71 @@ class _Builder:
         if op.name == "handshake.mux":
             self.mux(op, ins, outs)
             return
-        variants = _variants(op)
-        in_ports, out_ports = _PORTS[op.name]
-        select = self.cfg(index) if index in self.fields else None
-        sel_w = self.fields[index].width if index in self.fields else 0
-        tag = f"op{index}"
-        actives: list[Expr] = []
-        for v, (spec, value) in enumerate(variants):
-            self.unit(spec, f"{op.name} in a function unit")
-            inst = f"{tag}_u{v}"
-            if value is None:
-                active: Expr = ONE
-            else:   # a config field picks this variant
-                assert select is not None
-                active = expr("eq", select, expr("const", value, sel_w, "d"))
-            actives.append(active)
-            conns = _clock(spec)
-            for p in spec.ports:
-                for _, sig, n in p.signals():
-                    b.decls.append(decl(f"{inst}_{sig}", n))
-                    conns.append((sig, _sig(inst, sig)))
-            b.lines.append(Instance(spec.module, inst, tuple(conns)))
-            for pname, c, val in zip(in_ports, ins, op.operands):
-                p = spec.port(pname)
-                if p.width:
-                    b.assign(_sig(inst, f"{pname}_data"),
-                             self.resized(_sig(c, "data"), _w(val.type), p.width))
-                elif _w(val.type):
-                    b.unused.append(_sig(c, "data"))
-                b.assign(_sig(inst, f"{pname}_valid"), expr("and", _sig(c, "valid"), active))
-            for pname, c in zip(out_ports, outs):
-                b.assign(_sig(inst, f"{pname}_ready"), expr("and", _sig(c, "ready"), active))
-        n = len(variants)
+        spec, plain = _unit_of(op)
+        self.instance(spec, f"op{index}", ins, outs, op, _PORTS[op.name],
+                      {plain: (self.cfg(index), self.fields[index].width)} if plain else {})
 
-        def any_variant(signal: str, pname: str) -> Expr:
-            return expr("or", *(expr("paren", expr("and", actives[v], _sig(f"{tag}_u{v}", f"{pname}_{signal}")))
-                            for v in range(n)))
-
-        for pname, c in zip(in_ports, ins):
-            b.assign(_sig(c, "ready"), any_variant("ready", pname))
+    def instance(self, spec: UnitSpec, inst: str, ins: list[str], outs: list[str],
+                 op: Operation, ports: tuple[tuple[str, ...], tuple[str, ...]],
+                 plain: dict[str, tuple[Expr, int]]) -> None:
+        """Unit `spec` as `inst`, its handshake ports on the channels of `op`'s
+        operands and results, its plain inputs driven by `plain` (an expression
+        and its bits)."""
+        b = self.body
+        self.unit(spec, f"{op.name} in a function unit")
+        conns = _clock(spec)
+        for p in spec.ports:
+            for _, sig, n in p.signals():
+                b.decls.append(decl(f"{inst}_{sig}", n))
+                conns.append((sig, _sig(inst, sig)))
+        b.lines.append(Instance(spec.module, inst, tuple(conns)))
+        for name, (value, bits) in plain.items():
+            b.assign(_sig(inst, name), self.resized(value, bits, spec.port(name).width))
+        in_ports, out_ports = ports
+        for pname, c, val in zip(in_ports, ins, op.operands):
+            p = spec.port(pname)
+            if p.width:
+                b.assign(_sig(inst, f"{pname}_data"),
+                         self.resized(_sig(c, "data"), _w(val.type), p.width))
+            elif _w(val.type):
+                b.unused.append(_sig(c, "data"))
+            b.assign(_sig(inst, f"{pname}_valid"), _sig(c, "valid"))
+            b.assign(_sig(c, "ready"), _sig(inst, f"{pname}_ready"))
         for pname, c, r in zip(out_ports, outs, op.results):
-            b.assign(_sig(c, "valid"), any_variant("valid", pname))
-            w, pw = _w(r.type), variants[0][0].port(pname).width
+            b.assign(_sig(inst, f"{pname}_ready"), _sig(c, "ready"))
+            b.assign(_sig(c, "valid"), _sig(inst, f"{pname}_valid"))
+            w, pw = _w(r.type), spec.port(pname).width
             if w:
-                data = expr("or", *(expr("paren", expr("and", expr("repl", pw, actives[v]),
-                                           _sig(f"{tag}_u{v}", f"{pname}_data")))
-                                for v in range(n)))
-                b.assign(_sig(c, "data"), self.resized(expr("paren", data), pw, w))
+                b.assign(_sig(c, "data"), self.resized(_sig(inst, f"{pname}_data"), pw, w))
+
+    def shared(self, index: int, members: list[Operation], member_ins: list[list[str]],
+               outs: list[str]) -> None:
+        """A shared_groups mux and its members as one configurable unit: each
+        operand is the selected member's (the others' are off and drain, as
+        gate_on makes them), the unit's op is the selected member's code."""
+        b, pick = self.body, self.pick(index)
+        family, plain, _ = SHARED_FAMILIES[members[0].name]
+        first = members[0]
+        w = _w(first.results[0].type)
+        spec = unit_spec(family, w=w)
+        sel_w = spec.port(plain).width
+        code = expr("or", *(
+            expr("paren", expr("and", expr("repl", sel_w, pick(i)),
+                               expr("const", SHARED_FAMILIES[m.name][2], sel_w, "d")))
+            for i, m in enumerate(members)))
+        merged = []
+        for k, val in enumerate(first.operands):
+            c, vw = self.channel(f"op{index}_a{k}", _w(val.type)), _w(val.type)
+            if vw:
+                b.assign(_sig(c, "data"), expr("or", *(
+                    expr("paren", expr("and", expr("repl", vw, pick(i)), _sig(ch[k], "data")))
+                    for i, ch in enumerate(member_ins))))
+            b.assign(_sig(c, "valid"), expr("or", *(_sig(ch[k], "valid") for ch in member_ins)))
+            for i, ch in enumerate(member_ins):
+                b.assign(_sig(ch[k], "ready"), expr("and", _sig(c, "ready"), pick(i)))
+            merged.append(c)
+        self.instance(spec, f"op{index}_u", merged, outs, first, _PORTS[first.name],
+                      {plain: (code, sel_w)})
 
     def join(self, index: int, op: Operation, ins: list[str], outs: list[str]) -> None:
         b, n = self.body, len(op.operands)
