@@ -150,7 +150,7 @@ def unit_timing(spec: UnitSpec) -> UnitTiming:
         return UnitTiming(_all_to_all(spec, latency=1, valid_comb=False, ready_comb=False,
                                       entry=True),
                           frozenset(_lanes(spec, "out")), self_ii=1)
-    if f == "muli" or f in DIV_OPS:
+    if f in ("muli", "divrem") or f in DIV_OPS:
         lat = spec.params["latency"]
         return UnitTiming(_all_to_all(spec, latency=lat, valid_comb=lat == 0),
                           frozenset(_lanes(spec, "out")) if lat else frozenset())
