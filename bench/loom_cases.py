@@ -2,7 +2,9 @@
 
 Each case of PolyArch/loom's tests/unit with a dfg.mlir and a fabric.mlir
 (read from the local mirror, as tests/dialects/test_fabric_loom.py does) is
-run as a new user would: `loom map dfg.mlir --adg fabric.mlir -o DIR`.
+run as a new user would: `loom map dfg.mlir --adg fabric.mlir -o DIR`, with
+the options of the case's loom.args that our `loom map` takes under LOOM's
+names (mapper/snapshots.py LOOM_FLAGS; the others are LOOM's alone).
 LOOM maps the case unless it carries an expect-fail.txt; the case behaves
 as in LOOM when we map exactly the cases LOOM maps, and refuse the others
 in one line with exit status 2 (never a traceback). Where LOOM's
@@ -28,6 +30,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from loom.mapper.snapshots import loom_flags
 
 MIRROR = Path("/work/.mirror/PolyArch+loom/repo")
 LABEL = re.compile(r"\bC(\d+)\b")
@@ -63,8 +67,10 @@ def run_case(mirror: Path, case: str, files: set[str], work: Path) -> Outcome:
         (d / name).write_text(_git(mirror, "show", f"HEAD:tests/unit/{case}/{name}"))
     expect = [line.strip() for line in (d / "expect-fail.txt").read_text().splitlines()
               if line.strip() and not line.startswith("#")] if "expect-fail.txt" in files else []
+    args = loom_flags((d / "loom.args").read_text().split()) if "loom.args" in files else []
     run = subprocess.run(["loom", "map", str(d / "dfg.mlir"), "--adg", str(d / "fabric.mlir"),
-                          "-o", str(d / "out"), "--no-progress"], capture_output=True, text=True)
+                          "-o", str(d / "out"), "--no-progress", *args],
+                         capture_output=True, text=True)
     lines = run.stderr.strip().splitlines()
     first = lines[0] if lines else ""
     if "Traceback" in run.stderr:

@@ -42,6 +42,11 @@ BAD = [
       for v in ("-1", str(SEED_MAX + 1), "x")),
     *((f"map vecadd --adg chess-2x2 --rounds {v}".split(), "--rounds")
       for v in ("0", "-1", "many", BIG)),
+    *((f"map vecadd --adg chess-2x2 {flag} {v}".split(), f"{flag}/--mapper-{flag[2:]}")
+      for flag in ("--snapshot-interval-rounds",) for v in ("0", "-2", "1.5", "x", BIG)),
+    *((f"map vecadd --adg chess-2x2 {flag} {v}".split(), f"{flag}/--mapper-{flag[2:]}")
+      for flag in ("--snapshot-interval-seconds",)
+      for v in ("0", "-2", "1e7", "nan", "inf", "x")),
 ]
 
 
@@ -93,6 +98,11 @@ GOOD = [
     ("regress", "shard", "1/1"),
     ("map vecadd --adg A --seed 0", "seed", 0),
     ("map vecadd --adg A --rounds 1", "rounds", 1),
+    ("map vecadd --adg A --snapshot-interval-rounds 1", "snapshot_rounds", 1),
+    ("map vecadd --adg A --mapper-snapshot-interval-rounds -1", "snapshot_rounds", -1),
+    ("map vecadd --adg A", "snapshot_rounds", -1),
+    ("map vecadd --adg A --snapshot-interval-seconds 0.25", "snapshot_seconds", 0.25),
+    ("map vecadd --adg A --snapshot-interval-seconds 1e6", "snapshot_seconds", 1e6),
     ("map vecadd --adg A --rounds 1000000", "rounds", 1_000_000),
 ]
 

@@ -88,6 +88,32 @@ jobs_int = int_range(1, JOBS_MAX)
 join_fanin_int = int_range(2, MAX_JOIN_FANIN)
 
 
+SNAPSHOT_SECONDS_MAX = 1e6
+"""A snapshot interval longer than this (11 days) is past any mapper run."""
+
+
+def snapshot_rounds(text: str) -> int:
+    """An argparse type: a snapshot interval in mapper rounds, -1 (off) or 1 or more."""
+    value = _integer(text)
+    if value != -1 and value < 1:
+        raise argparse.ArgumentTypeError(f"must be -1 (off) or 1 or more, not {text.strip()}")
+    return value
+
+
+def snapshot_seconds(text: str) -> float:
+    """An argparse type: a snapshot interval in seconds, -1 (off) or more than 0
+    (at most SNAPSHOT_SECONDS_MAX)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text.strip()}' is not a number") from None
+    if value != -1 and not 0 < value <= SNAPSHOT_SECONDS_MAX:
+        raise argparse.ArgumentTypeError(
+            f"must be -1 (off) or more than 0 and at most {SNAPSHOT_SECONDS_MAX:g}, "
+            f"not {text.strip()}")
+    return value
+
+
 def seed_list(text: str) -> str:
     """An argparse type: stall seeds such as `1-5,9` (each 0 to SEED_MAX, a range
     low to high, at most COUNT_MAX seeds); the text is kept, loom regress passes
@@ -372,6 +398,17 @@ def build_parser() -> argparse.ArgumentParser:
                         f"the same; once it fits, up to {MAP_TUNE_ROUNDS} throughput rounds "
                         "more re-place its critical recurrences")
     _add_progress(p, "the routing round, annealing moves and routed nets")
+    p.add_argument("--snapshot-interval-rounds", "--mapper-snapshot-interval-rounds",
+                   dest="snapshot_rounds", type=snapshot_rounds, default=-1, metavar="N",
+                   help="N: 1 or more, or -1 (off, the default): write the best mapping so far "
+                        "every N routing, repair or throughput rounds to DIR/mapper-snapshots/"
+                        "<dfg>.<adg>.snapshot-<serial>.<trigger>.mapper-<n>.{map.json,viz.html} "
+                        "(LOOM's option and names; not with --adg auto)")
+    p.add_argument("--snapshot-interval-seconds", "--mapper-snapshot-interval-seconds",
+                   dest="snapshot_seconds", type=snapshot_seconds, default=-1, metavar="X",
+                   help="X: more than 0 to 1e6 seconds, or -1 (off, the default): the same at "
+                        "the first round after every X seconds of mapping; not together with "
+                        "--snapshot-interval-rounds")
     _add_ordering(p)
     p.add_argument("--top", metavar="F", help="the top function (default: the file's stem)")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",

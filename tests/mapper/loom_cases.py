@@ -9,15 +9,21 @@ import sys
 from pathlib import Path
 
 from loom.cli import main
+from loom.mapper.snapshots import loom_flags
 from tests.lowering.test_dfg_input import _mirror_file
 
 
-def map_case(case: str, out: Path) -> int:
-    """`loom map dfg.mlir --adg fabric.mlir -o out` on LOOM's case: the exit status."""
+def loom_args(case: str) -> list[str]:
+    """The case's loom.args options our `loom map` takes (snapshots.LOOM_FLAGS)."""
+    return loom_flags(_mirror_file(f"tests/unit/{case}/loom.args").split())
+
+
+def map_case(case: str, out: Path, args: tuple[str, ...] = ()) -> int:
+    """`loom map dfg.mlir --adg fabric.mlir -o out [args]` on LOOM's case: the exit status."""
     for name in ("dfg.mlir", "fabric.mlir"):
         (out / name).write_text(_mirror_file(f"tests/unit/{case}/{name}"))
     return main(["map", str(out / "dfg.mlir"), "--adg", str(out / "fabric.mlir"),
-                 "-o", str(out), "--no-progress"])
+                 "-o", str(out), "--no-progress", *args])
 
 
 def run_check(case: str, out: Path, stem: str = "dfg", name: str | None = None) -> None:

@@ -52,4 +52,16 @@ def write_artifacts(m: Mapping, view: AdgView, out_dir: Path, stem: str,
     return Written(config, violations, paths, model)
 
 
-__all__ = ["SUFFIXES", "Written", "write_artifacts"]
+def write_snapshot(m: Mapping, view: AdgView, out_dir: Path, stem: str,
+                   adg_path: Path | None = None) -> Path:
+    """A mapper snapshot (mapper/snapshots.py): the map.json and viz.html of a
+    mapping the search has not finished, maybe partial; the page's path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    mapping = map_json(m, fabric_config(m, view), view, throughput(m, view))
+    (out_dir / f"{stem}.map.json").write_text(mapping)
+    page = out_dir / f"{stem}.viz.html"
+    page.write_text(viz_html(m, view, mapping, stem, adg_path))
+    return page
+
+
+__all__ = ["SUFFIXES", "Written", "write_artifacts", "write_snapshot"]

@@ -1,4 +1,4 @@
-"""`loom map K --adg A [--seed N] [--rounds N] [-o DIR]`: place and route a
+"""`loom map K --adg A [--seed N] [--rounds N] [--snapshot-interval-rounds N] [-o DIR]`: place and route a
 kernel onto an ADG and write LOOM's map and config artifacts,
 `DIR/<dfg>.<adg>.*` (the library: loom.mapper.kernel_map).
 """
@@ -10,6 +10,7 @@ import argparse
 from loom.inputs import KernelSource
 from loom.mapper.kernel_map import MapRequest, map_kernel
 from loom.mapper.mapping import ROUNDS
+from loom.mapper.snapshots import DISABLED, SnapshotPolicy
 from loom.mapper.stats import map_stats
 
 
@@ -17,7 +18,9 @@ def map_request(args: argparse.Namespace, seed: int, rounds: int | None) -> MapR
     """The request `loom map` (--seed, --rounds) or `loom sim --adg`
     (--map-seed, --map-rounds) parsed."""
     return MapRequest(KernelSource.from_args(args), args.adg, seed,
-                      ROUNDS if rounds is None else rounds, getattr(args, "progress", None))
+                      ROUNDS if rounds is None else rounds, getattr(args, "progress", None),
+                      SnapshotPolicy(getattr(args, "snapshot_rounds", DISABLED),
+                                     getattr(args, "snapshot_seconds", DISABLED)))
 
 
 def map_main(args: argparse.Namespace) -> int:

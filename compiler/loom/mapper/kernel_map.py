@@ -26,13 +26,18 @@ from loom.diagnostics import Location, LoomError
 from loom.fabric.adg_file import Adg, load_adg
 from loom.fabric.adg_view import AdgView, adg_view
 from loom.inputs import Inputs, KernelSource
-from loom.mapper.artifacts import Written, write_artifacts
+from loom.mapper.artifacts import Written, write_artifacts, write_snapshot
 from loom.mapper.checks import check
 from loom.mapper.diagnosis import diagnose
 from loom.mapper.kernel_compile import compile_for
 from loom.mapper.mapping import ROUNDS, Mapping, map_dfg
 from loom.mapper.preset_fit import fit_presets
+from loom.mapper.snapshots import (Checkpoint, SnapshotPolicy, Snapshots, no_checkpoint,
+                                   snapshot_stem)
 from loom.progress import Progress, Tick
+
+SNAPSHOT_DIR = "mapper-snapshots"
+"""Where the snapshots go, beside the artifacts (LOOM's name)."""
 
 @dataclass(frozen=True)
 class MapRequest:
@@ -47,6 +52,8 @@ class MapRequest:
     """Routing rounds at most."""
     progress: bool | None = None
     """A status line: None on a terminal only."""
+    snapshots: SnapshotPolicy = SnapshotPolicy()
+    """Periodic snapshots of the search (off by default; not with `auto`)."""
 
 
 @dataclass
@@ -95,6 +102,22 @@ def _diagnosis(m: Mapping, view: AdgView, adg: str, dfg: str) -> LoomError:
         f"{adg}: mapping failed", Location(dfg))
 
 
+def _snapshots(policy: SnapshotPolicy, target: Adg, out_dir: Path, stem: str,
+               progress: Progress) -> Checkpoint:
+    """The mapper's checkpoint: snapshots into out_dir/mapper-snapshots under
+    LOOM's names, each announced in one line (as LOOM's `mapper snapshot`)."""
+    if not policy.enabled:
+        return no_checkpoint
+    where = out_dir / SNAPSHOT_DIR
+
+    def emit(m, trigger: str, ordinal: int) -> None:
+        page = write_snapshot(m, target.view, where, snapshot_stem(stem, ordinal, trigger, ordinal),
+                              target.path)
+        progress.clear()
+        print(f"map: snapshot {ordinal} ({trigger}) {page}", flush=True)
+    return Snapshots(policy, emit).checkpoint
+
+
 def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:
     """Compile, map and write the artifacts; a kernel that does not fit raises
     the one-line diagnosis (LoomError). `need_bundle`: a sim bundle must be
@@ -102,6 +125,8 @@ def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:
     if req.rounds < 1:
         raise LoomError(f"routing rounds (--rounds, --map-rounds) must be at least 1, "
                         f"not {req.rounds}")
+    if req.snapshots.enabled and req.adg == "auto":
+        raise LoomError("mapper snapshots (--snapshot-interval-*) need one ADG, not --adg auto")
     # placement and routing of a large kernel take minutes: a status line
     progress = Progress(enabled=req.progress)
     try:
@@ -116,7 +141,9 @@ def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:
                 raise LoomError(err.message, Location(str(target.path))) from err
             func, inputs = compile_for(req.source, target.view.max_join_fanin, need_bundle)
             m = map_dfg(func.regions[0].block, target.view, req.seed, req.rounds,
-                        _ticker(progress, target.name))
+                        _ticker(progress, target.name),
+                        _snapshots(req.snapshots, target, inputs.out_dir,
+                                   f"{inputs.name}.{target.name}", progress))
     finally:
         progress.clear()
     if req.adg == "auto":

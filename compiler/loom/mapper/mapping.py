@@ -36,6 +36,7 @@ from loom.mapper.placement import Option, Placement, Problem, build_problem, con
 from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
+from loom.mapper.snapshots import Checkpoint, no_checkpoint
 from loom.mapper.dfg_graph import DfgGraph, dfg_graph
 from loom.mapper.throughput import FabricTiming, Throughput, critical_edges, recurrence_weights
 from loom.progress import Tick, quiet
@@ -211,9 +212,11 @@ def unhostable(problem: Problem) -> bool:
 
 
 def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
-            tick: Tick = quiet) -> Mapping:
+            tick: Tick = quiet, checkpoint: Checkpoint = no_checkpoint) -> Mapping:
     """Place and route the handshake.func body `body` onto the ADG `view`,
-    in at most `rounds` routing rounds; `tick` hears the round and its stage."""
+    in at most `rounds` routing rounds; `tick` hears the round and its stage,
+    `checkpoint` the best mapping after each routing, repair and throughput
+    round (mapper/snapshots.py)."""
     sw = dfg_graph(body)
     adg = flatten(view)
     problem = build_problem(sw, adg, view)
@@ -231,6 +234,7 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
     search = searcher(adg)
     first, routes = _route_round(problem, placement, search, 1 if hopeless else PASSES, seed, 1,
                                  _in_round(tick, 1, rounds))
+    checkpoint("route-round", first)
     if hopeless:
         first.bypassed = bufferize(first, view)
         return first
@@ -244,14 +248,15 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
             done = m.rounds
             if _left(m) < _left(best):
                 best = m  # an earlier round wins a tie: the result depends on nothing else
+            checkpoint("repair-round", best)
         if best.ok:
             break
     best.bypassed = bufferize(best, view)
-    return _tune(problem, best, view, search, rng, tick) if best.ok else best
+    return _tune(problem, best, view, search, rng, tick, checkpoint) if best.ok else best
 
 
 def _tune(problem: Problem, fit: Mapping, view: AdgView, search: Searcher,
-          rng: random.Random, tick: Tick) -> Mapping:
+          rng: random.Random, tick: Tick, checkpoint: Checkpoint = no_checkpoint) -> Mapping:
     """Up to TUNE_ROUNDS throughput rounds after a fit: the edges of each
     critical recurrence that the fabric lengthens past its loop's direct II
     weigh TUNE_REWEIGHT times more, the best placement so far is annealed
@@ -283,6 +288,7 @@ def _tune(problem: Problem, fit: Mapping, view: AdgView, search: Searcher,
         m.bypassed = bufferize(m, view)
         if (s := _score(timing, m)) < score:
             best, score = m, s
+        checkpoint("throughput-round", best)
     problem.weights = weights
     return best
 
