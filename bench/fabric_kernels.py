@@ -37,6 +37,8 @@ Columns:
              iterations x II; `err` = (kernel - pred) / kernel
   f.build    seconds of the fabric's Verilator build (0: cached; the first
              kernel on a preset pays it), f.sim the fabric run's simulation
+             (the simulator's start included), cyc/s the run's cycles (config
+             and kernel) per second of it
 
 Under the table, each row above LIMIT names its slowest loop against the
 direct RTL, that loop's bound, and where the fabric's cycles on its
@@ -192,7 +194,7 @@ def _ii(v: float | None) -> str:
 def print_table(rows: list[Row], areas: dict[str, str]) -> None:
     head = (f"{'kernel':16} {'ok':3} {'adg':24} {'map':>5} {'config':>6} {'kernel':>7} "
             f"{'direct':>6} {'ratio':>6} {'II':>5} {'d.II':>5} {'bound':>7} {'pred':>7} "
-            f"{'err':>6} {'f.build':>7} {'f.sim':>6}")
+            f"{'err':>6} {'f.build':>7} {'f.sim':>6} {'cyc/s':>6}")
     print(head)
     print("-" * len(head))
     ratios = []
@@ -205,7 +207,8 @@ def print_table(rows: list[Row], areas: dict[str, str]) -> None:
         print(f"{r.kernel:16} {'yes' if r.ok else 'NO':3} {r.adg:24} {f.map_seconds:>5.1f} "
               f"{f.config_cycles:>6} {f.kernel_cycles:>7} {r.direct.cycles:>6} {ratio:>6.2f} "
               f"{_ii(f.expected_ii):>5} {_ii(f.direct_ii):>5} {f.bound:>7} {f.predicted:>7} "
-              f"{err:>6.1%} {f.run.build:>7.1f} {f.run.simulate:>6.1f}")
+              f"{err:>6.1%} {f.run.build:>7.1f} {f.run.simulate:>6.1f} "
+              f"{f.run.cycles / f.run.simulate if f.run.simulate else 0:>6.0f}")
     print("-" * len(head))
     if ratios:
         print(f"kernel / direct: geometric mean {math.prod(ratios) ** (1 / len(ratios)):.2f}, "

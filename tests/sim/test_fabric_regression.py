@@ -104,7 +104,11 @@ seeds on 286b1ce (about 97 minutes with the preset's rebuild), and their
 config.bin and map.json are byte-identical at dc5273b (all 31). The kernels
 added since pass both seeds on ed15cc1 (2026-11-27): image_resize and pivot
 on their 8x8 presets (101 s), video_filter, matrix_power, triangular,
-bicg_acc and k2mm_acc on WIDE (1,304 s), count_loop in make test."""
+bicg_acc and k2mm_acc on WIDE (1,304 s), count_loop in make test. After
+issue 31's shared-datapath units and dividers in one PE of 16 (the PEs and
+most maps changed): the 32 kernels of the 8x8 groups pass both seeds on
+7a699db (1,257 s, one at a time, with the six presets' builds); every kernel
+of WIDE, ON_CHIP and the 20x20 group maps onto its preset at seed 0."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-16x16-t2-ext4x4s2-mem4x2s8": ["local_init", "rgb2gray"],
