@@ -387,12 +387,15 @@ def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
     assert "2 memory, 1 extmemory" in capsys.readouterr().out
 
 
-def test_on_chip_variants_come_last_in_16x16_then_20x20():
+def test_on_chip_variants_come_last_in_their_size():
     names = [p.name for p in presets()]
     assert names[-5:] == ["chess-16x16-t2-ext2x2-mem2", "chess-16x16-t2-ext4x4s2-mem4x2s8",
                           "chess-16x16-t3-ext4x4s2-mem2x2s20", "chess-20x20-t2-ext6x8s4-mem2x3s2",
                           "chess-20x20-t3-ext3x15s8-mem1x1s64-ring"]
-    assert not any("-mem" in n for n in names if parse_preset(n).rows < 16)
+    # one small on-chip variant, the last 8x8 (issue 31 item 3), none smaller
+    eights = [n for n in names if parse_preset(n).rows == 8]
+    assert [n for n in eights if "-mem" in n] == eights[-1:] == ["chess-8x8-ext2-mem1x2s2"]
+    assert not any("-mem" in n for n in names if parse_preset(n).rows < 8)
 
 
 def test_two_tracks_from_16x16_on():

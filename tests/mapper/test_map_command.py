@@ -184,6 +184,18 @@ ON_CHIP_KERNELS_SLOW = ["local_array"]
 the congestion-guided repair; it took the third before, 66 s)."""
 
 
+SMALL_ON_CHIP = ("local_hist", "chess-8x8-ext2-mem1x2s2")
+"""Issue 31 item 3: a kernel of 45 ops with one local array (loaded and
+stored in two places each) took a 16x16 before the 8x8's on-chip variant
+(fabric/presets.py SMALL_ON_CHIP_VARIANTS)."""
+
+
+def test_a_small_kernel_with_a_local_array_maps_onto_an_8x8(tmp_path, capsys):
+    kernel, adg = SMALL_ON_CHIP
+    assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path), "--no-progress"]) == 0
+    assert f"adg: auto chose {adg}\n" in capsys.readouterr().out
+
+
 # kernels whose first round ends in C4 overuse on the preset named and that
 # fit after the cool, congestion-guided repair rounds (mapping.REPAIRS); each
 # ended in C4 on every preset before. Mapped onto that preset: `--adg auto`
@@ -282,7 +294,7 @@ def test_every_kernel_has_a_mapping_test():
     fabric refuses it in one line (the fabric regression's REFUSED, tested there)."""
     listed = [*AUTO_KERNELS, *AUTO_KERNELS_SLOW, *FLAT_KERNELS, *FLAT_KERNELS_SLOW,
               *ON_CHIP_KERNELS_SLOW, *REPAIRED_KERNELS_SLOW, *LONG_REPAIRS_SLOW,
-              *PRESET_KERNELS_SLOW, TWO_TRACKS[0], *REFUSED]
+              *PRESET_KERNELS_SLOW, TWO_TRACKS[0], SMALL_ON_CHIP[0], *REFUSED]
     assert set(listed) == {p.stem for p in KERNELS.glob("*.c")}
 
 

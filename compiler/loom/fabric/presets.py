@@ -84,8 +84,11 @@ How the fabric was chosen:
   matpow, which needs more PEs than 16x16 has anyway); an
   initializer stores each element once, so store lanes run to 5, 8, 9, 16,
   20 (and 64: sha256_block's round constants, bridged by a tree of 32-lane
-  switches, on a 20x20 variant). Every such kernel has more than 64 ops, so
-  only 16x16 and 20x20 get these variants (ON_CHIP_VARIANTS, HUGE_VARIANTS).
+  switches, on a 20x20 variant). Those kernels have more than 64 ops, so
+  16x16 and 20x20 get these variants (ON_CHIP_VARIANTS, HUGE_VARIANTS);
+  an 8x8 gets one local array of two load and two store lanes beside two
+  extmemories (SMALL_ON_CHIP_VARIANTS: a histogram or a table updated in
+  place; local_hist's 45 ops took a 16x16 before).
 - Routing tracks: the 16x16 and 20x20 presets have two links each way
   between neighbouring switches (`-t2`). With one, seven kernels of 84
   to 230 ops ended in C4 routing overuse on every 16x16 (and_or, gesummv,
@@ -157,6 +160,9 @@ LARGE_MEMORY_VARIANTS = ("-ext4", "-ext4x4s2", "-ext6x4s2", "-ext6x6s3")
 WIDE_MEMORY_VARIANTS = ("-ext8x9s3",)
 """16x16 only: 9 load lanes (seidel_2d), 7 or 8 arrays (md_knn)."""
 ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
+SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
+"""8x8 only, after its other variants: a kernel of at most 64 ops with one
+local array that it loads and stores in two places each."""
 """16x16 variants with on-chip memories, after the others."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
@@ -422,7 +428,9 @@ def _variants(size: int) -> tuple[str, ...]:
         return HUGE_VARIANTS
     if size >= 16:
         return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + WIDE_MEMORY_VARIANTS + ON_CHIP_VARIANTS
-    return MEMORY_VARIANTS + (LARGE_MEMORY_VARIANTS if size >= 8 else ())
+    if size >= 8:
+        return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + SMALL_ON_CHIP_VARIANTS
+    return MEMORY_VARIANTS
 
 
 def presets() -> list[ChessPreset]:
