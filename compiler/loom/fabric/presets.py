@@ -160,10 +160,10 @@ LARGE_MEMORY_VARIANTS = ("-ext4", "-ext4x4s2", "-ext6x4s2", "-ext6x6s3")
 WIDE_MEMORY_VARIANTS = ("-ext8x9s3",)
 """16x16 only: 9 load lanes (seidel_2d), 7 or 8 arrays (md_knn)."""
 ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
+"""16x16 variants with on-chip memories, after the others."""
 SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
 """8x8 only, after its other variants: a kernel of at most 64 ops with one
 local array that it loads and stores in two places each."""
-"""16x16 variants with on-chip memories, after the others."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
 (15 loads and 8 stores of one array, 64 stores into a local one), its lanes

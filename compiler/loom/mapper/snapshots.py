@@ -75,10 +75,12 @@ class Snapshots:
     policy: SnapshotPolicy
     emit: Emit
     clock: Callable[[], float] = time.monotonic
-    ticks: int = 0
-    emitted: int = 0
-    start: float = field(default=0.0)
-    next_at: float = field(default=0.0)
+    ticks: int = field(init=False, default=0)
+    """Checkpoints seen (round intervals)."""
+    emitted: int = field(init=False, default=0)
+    start: float = field(init=False)
+    next_at: float = field(init=False)
+    """Seconds from `start` at which the next time-interval snapshot is due."""
 
     def __post_init__(self) -> None:
         self.start = self.clock()
@@ -118,5 +120,5 @@ def loom_flags(words: list[str]) -> list[str]:
             if w.split("=")[0] in LOOM_FLAGS or (k and words[k - 1] in LOOM_FLAGS)]
 
 
-__all__ = ["Checkpoint", "DISABLED", "LOOM_FLAGS", "loom_flags", "SnapshotPolicy", "Snapshots", "label", "no_checkpoint",
-           "snapshot_stem"]
+__all__ = ["Checkpoint", "DISABLED", "LOOM_FLAGS", "SnapshotPolicy", "Snapshots", "label",
+           "loom_flags", "no_checkpoint", "snapshot_stem"]

@@ -4,11 +4,12 @@
 A function unit's wrapper module has FU-side lanes `in_data/in_valid/
 in_ready` and `out_*`, every lane `lane` bits wide (the PE's width; FU port
 values are LSB-aligned in it), and, when the FU has config fields, `cfg`
-(its payload, positions from loom.fabric.config_layout.fu_layout). The body
-is one op; ops whose behaviour a config field chooses are built as one unit
-per choice (cmpi: one per predicate, stream: one per cont_cond) with the
-field steering the tokens to one of them. handshake.constant's value and
-handshake.join's mask act in the wrapper around the unit.
+(its payload, positions from loom.fabric.config_layout.fu_layout). Each body
+op is one unit; an op whose behaviour a config field chooses (cmpi's
+predicate, stream's cont_cond) is one configurable unit driven by the field,
+and a fabric.mux over the four divisions on the same operands is one divider
+(shared_groups). handshake.constant's value and handshake.join's mask act in
+the wrapper around the unit.
 
 The body is data (loom.fabric.rtl.sv: declarations, assigns, instances and
 their expressions); templates/fabric_function_unit.sv.j2 writes it.
@@ -146,9 +147,10 @@ def shared_groups(ops: list[Operation]) -> dict[int, list[int]]:
         if not all(isinstance(o, Operation) and o in ops and o.name in SHARED_FAMILIES
                    for o in owners):
             continue
+        # a result used only here is one operand of the mux: the owners are distinct
         families = {SHARED_FAMILIES[o.name][0] for o in owners}
         operands = {tuple(o.operands) for o in owners}
-        if (len(families) == 1 and len(operands) == 1 and len(set(map(id, owners))) == len(owners)
+        if (len(families) == 1 and len(operands) == 1
                 and all(len(o.results) == 1 and len(list(o.results[0].uses)) == 1 for o in owners)
                 and len({o.results[0].type for o in owners}) == 1):
             groups[m] = [ops.index(o) for o in owners]
