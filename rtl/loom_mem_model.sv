@@ -1,12 +1,15 @@
 // loom_mem_model: simulation-only memory behind one handshake.extmemory
 // master port (hand-written, no template parameters beyond the module's).
 //
-// Requests are accepted under seeded random backpressure; a write takes
-// effect at acceptance; every request gets one response, in request order,
-// after a seeded random latency of 1..max_latency cycles (read data is the
-// element at acceptance). Every access is thus performed at one point, in
-// request order, as "done means ordered" (design.md) requires of the
-// storage: a read served at response time would see a later write (WAR). Contents are loaded from +loom_mem_<NAME>=<file>
+// A request beat carries at most one read (req_re, req_raddr) and one write
+// (req_we, req_waddr, req_wdata), as a simple dual-port memory takes them.
+// Beats are accepted under seeded random backpressure; both accesses take
+// effect at acceptance, the read first (it sees the element before the
+// beat's write); every beat gets one response, in beat order, after a
+// seeded random latency of 1..max_latency cycles (its read data, else 0).
+// Every access is thus performed at one point, in request order, as "done
+// means ordered" (design.md) requires of the storage: a read served at
+// response time would see a later write (WAR). Contents are loaded from +loom_mem_<NAME>=<file>
 // ($readmemh) and written to +loom_memout_<NAME>=<file> when `dump` rises.
 // Plusargs: +loom_seed=<n>, +loom_mem_ready_pct=<0..100>,
 // +loom_mem_max_latency=<n>. Out-of-range addresses are reported and flagged.
@@ -23,9 +26,11 @@ module loom_mem_model #(
   input  logic rst,
   input  logic req_valid,
   output logic req_ready,
-  input  logic [AW-1:0] req_addr,
-  input  logic [W-1:0] req_wdata,
+  input  logic req_re,
+  input  logic [AW-1:0] req_raddr,
   input  logic req_we,
+  input  logic [AW-1:0] req_waddr,
+  input  logic [W-1:0] req_wdata,
   output logic resp_valid,
   input  logic resp_ready,
   output logic [W-1:0] resp_data,
@@ -95,15 +100,20 @@ module loom_mem_model #(
         due = cycle + {32'd0, latency};
         if (count > 0 && q_due[(tail + QD - 1) % QD] > due)
           due = q_due[(tail + QD - 1) % QD];   // responses stay in request order
-        if (longint'(req_addr) >= longint'(elements)) begin
-          $display("loom_mem_model %s: address %0d outside %0d elements", NAME, req_addr, elements);
-          error <= 1'b1;
-          q_data[tail] <= '0;
-        end else if (req_we) begin
-          mem[req_addr] <= req_wdata;
-          q_data[tail] <= '0;
-        end else begin
-          q_data[tail] <= mem[req_addr];
+        q_data[tail] <= '0;
+        if (req_re) begin
+          if (longint'(req_raddr) >= longint'(elements)) begin
+            $display("loom_mem_model %s: read address %0d outside %0d elements", NAME, req_raddr, elements);
+            error <= 1'b1;
+          end else
+            q_data[tail] <= mem[req_raddr];
+        end
+        if (req_we) begin
+          if (longint'(req_waddr) >= longint'(elements)) begin
+            $display("loom_mem_model %s: write address %0d outside %0d elements", NAME, req_waddr, elements);
+            error <= 1'b1;
+          end else
+            mem[req_waddr] <= req_wdata;
         end
         q_due[tail] <= due;
         tail <= (tail + 1) % QD;

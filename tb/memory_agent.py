@@ -1,9 +1,11 @@
 """A request/response memory model for the extmemory bridge's master port.
 
-Requests (`<p>_req_valid/ready`, `_addr`, `_wdata`, `_we`) are accepted under
-seeded random backpressure and take effect in order at acceptance; each gets
-one response (`<p>_resp_valid/ready/_data`) after a seeded random latency,
-in request order. Read data is that of the element at acceptance time.
+Request beats (`<p>_req_valid/ready`; a read `_re`, `_raddr` and a write
+`_we`, `_waddr`, `_wdata`, as a simple dual-port memory takes them) are
+accepted under seeded random backpressure and take effect in order at
+acceptance, a beat's read before its write; each beat gets one response
+(`<p>_resp_valid/ready/_data`) after a seeded random latency, in beat order.
+Read data is that of the element at acceptance time.
 When the bridge has a `<p>_idle` output, it is checked every cycle: high
 exactly when no request waits at the port and no response is outstanding.
 """
@@ -22,7 +24,8 @@ class MemoryAgent:
         self.rng, self.latency, self.p = rng, latency, req_ready_prob
         g = lambda s: getattr(dut, f"{prefix}_{s}")  # noqa: E731
         self.req_valid, self.req_ready = g("req_valid"), g("req_ready")
-        self.req_addr, self.req_wdata, self.req_we = g("req_addr"), g("req_wdata"), g("req_we")
+        self.req_re, self.req_raddr = g("req_re"), g("req_raddr")
+        self.req_we, self.req_waddr, self.req_wdata = g("req_we"), g("req_waddr"), g("req_wdata")
         self.resp_valid, self.resp_ready, self.resp_data = g("resp_valid"), g("resp_ready"), g("resp_data")
         self.pending: deque[tuple[int, int]] = deque()   # (due cycle, data)
         self.offering = False
@@ -53,17 +56,22 @@ class MemoryAgent:
             self.pending.popleft()
             self.offering = False
         if int(self.req_valid.value) and int(self.req_ready.value):
-            addr = int(self.req_addr.value)
             self.requests += 1
-            if addr >= len(self.mem):
-                self.errors.append(f"cycle {cycle}: request address {addr} outside "
-                                   f"{len(self.mem)} elements")
-                data = 0
-            elif int(self.req_we.value):
-                self.mem[addr] = int(self.req_wdata.value)
-                data = 0
-            else:
-                data = self.mem[addr]
+            data = 0
+            if int(self.req_re.value):
+                addr = self._address(cycle, "read", self.req_raddr)
+                data = 0 if addr is None else self.mem[addr]
+            if int(self.req_we.value):
+                addr = self._address(cycle, "write", self.req_waddr)
+                if addr is not None:
+                    self.mem[addr] = int(self.req_wdata.value)
             lo, hi = self.latency
             last = self.pending[-1][0] if self.pending else 0
             self.pending.append((max(cycle + self.rng.randint(lo, hi), last), data))
+
+    def _address(self, cycle: int, kind: str, signal: Any) -> int | None:
+        addr = int(signal.value)
+        if addr < len(self.mem):
+            return addr
+        self.errors.append(f"cycle {cycle}: {kind} address {addr} outside {len(self.mem)} elements")
+        return None

@@ -326,11 +326,13 @@ def _memory(family: str, params: Params) -> UnitCase:
 
 
 def memory_stream_cases(family: str, params: Params) -> list[UnitCase]:
-    """Two throughput cases for one memory parameter set: a stream of loads
-    on load port 0 and a stream of stores on store port 0, each with no
-    gate between accesses (one port serves its requests in order, so the
-    golden streams need none). With nothing stalling, a pipelined interface
-    takes one access per cycle per port."""
+    """Three throughput cases for one memory parameter set: a stream of
+    loads on load port 0, a stream of stores on store port 0, and both at
+    once (loads from the first half of the storage, stores to the second,
+    so no access depends on another and the program orders none), each
+    with no gate between accesses (one port serves its requests in order,
+    so the golden streams need none). With nothing stalling, a pipelined
+    interface takes one load and one store per cycle."""
     spec = unit_spec(family, **params)
     ld, st, shape, w = params["ld"], params["st"], tuple(params["shape"]), params["w"]
     rank = len(shape)
@@ -345,11 +347,16 @@ def memory_stream_cases(family: str, params: Params) -> list[UnitCase]:
         def stimulus(rng: random.Random, count: int) -> Stimulus:
             inputs: list[list[Any]] = [[] for _ in range(n_in)]
             batches = []
+            half = size // 2
             for _ in range(count):
-                addr = [rng.randrange(e) for e in shape]
-                toks = ([rand_value(rng, w)] if kind == "store" else []) + addr
-                base = 0 if kind == "store" else st * (1 + rank)
-                batch = [(base + i, t) for i, t in enumerate(toks)]
+                batch = []
+                for part in (("store", "load") if kind == "both" else (kind,)):
+                    flat = rng.randrange(size) if kind != "both" else \
+                        rng.randrange(half) + (half if part == "store" else 0)
+                    addr = _unflatten(flat, shape)
+                    toks = ([rand_value(rng, w)] if part == "store" else []) + addr
+                    base = 0 if part == "store" else st * (1 + rank)
+                    batch += [(base + i, t) for i, t in enumerate(toks)]
                 for k, t in batch:
                     inputs[k].append(t)
                 batches.append(batch)
@@ -367,7 +374,16 @@ def memory_stream_cases(family: str, params: Params) -> list[UnitCase]:
 
         return UnitCase(spec, stimulus, expected, in_channels=_memory_ins(ld, st, rank))
 
-    return [case(kind) for kind, n in (("load", ld), ("store", st)) if n]
+    return [case(kind) for kind, n in (("load", ld), ("store", st), ("both", ld and st)) if n]
+
+
+def _unflatten(flat: int, shape: tuple[int, ...]) -> list[int]:
+    """The row-major index of element `flat` of an array of `shape`."""
+    idx = []
+    for e in reversed(shape):
+        idx.append(flat % e)
+        flat //= e
+    return idx[::-1]
 
 
 # ---------------------------------------------------------------- registry

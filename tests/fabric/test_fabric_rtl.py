@@ -156,14 +156,16 @@ def test_extmemory_master_port_on_the_top():
     rtl = fabric_rtl(adg_view(load_adg(test_fabric_memory_rtl.ADG)), "mems")
     top = rtl.modules[-1].text
     for port in ("output logic ext_mem_req_valid", "input  logic ext_mem_req_ready",
-                 "output logic [31:0] ext_mem_req_addr", "output logic [31:0] ext_mem_req_wdata",
-                 "output logic ext_mem_req_we", "input  logic ext_mem_resp_valid",
+                 "output logic ext_mem_req_re", "output logic [31:0] ext_mem_req_raddr",
+                 "output logic ext_mem_req_we", "output logic [31:0] ext_mem_req_waddr",
+                 "output logic [31:0] ext_mem_req_wdata", "input  logic ext_mem_resp_valid",
                  "output logic ext_mem_resp_ready", "input  logic [31:0] ext_mem_resp_data",
                  "output logic ext_mem_idle"):
         assert port in top
-    assert [n for _, n, _ in rtl.master] == [
-        f"ext_mem_{s}" for s in ("req_valid", "req_ready", "req_addr", "req_wdata", "req_we",
-                                 "resp_valid", "resp_ready", "resp_data", "idle")]
+    assert sorted(n for _, n, _ in rtl.master) == sorted(
+        f"ext_mem_{s}" for s in ("req_valid", "req_ready", "req_re", "req_raddr", "req_we",
+                                 "req_waddr", "req_wdata", "resp_valid", "resp_ready",
+                                 "resp_data", "idle"))
     assert "spad_mem" not in top   # an on-chip memory has no master port
 
 

@@ -39,9 +39,10 @@ IDEAL = Profile("ideal", (0.0, 0.0), (1.0, 1.0), mem_latency=(1, 1))
 
 
 def test_extmemory_takes_one_access_per_cycle_per_port():
-    """No stalls, memory latency 1: a stream of loads on one port, and one of
-    stores, run at one access per cycle (the old bridge kept one access in
-    flight per port: about 4 cycles each)."""
+    """No stalls, memory latency 1: a stream of loads on one port, one of
+    stores, and both at once on independent elements, run at one load and
+    one store per cycle (a bridge of one access per beat takes 2n cycles on
+    the last; the old bridge, one access in flight per port, about 4n)."""
     n = 300
     stream = memory_stream_cases("extmemory", CATALOG["extmemory"][0])
     cycles = run_cases("extmemory_stream", stream, seed=1, tokens=n,

@@ -30,8 +30,8 @@ Read from templates/*.sv.j2:
   both ways; one access in flight per port (request to results 3 cycles,
   busy until the results are taken: 4 cycles a port) or, the pipelined
   bridge (parameter k), done one cycle after acceptance, data after 2
-  (request slot, storage, bypass), one request a cycle for the whole
-  bridge; its inputs' readies depend in the same cycle on every load data
+  (request slot, storage, bypass), one beat a cycle for the whole bridge
+  (one load and one store); its inputs' readies depend in the same cycle on every load data
   output's ready (a credit freed is reused at once): arcs for ready only,
   no token flows along them.
 
@@ -132,8 +132,9 @@ def _memory_timing(spec: UnitSpec) -> UnitTiming:
     if piped:    # a load's credit freed by its data taken is reused in that cycle
         arcs += [Arc(i, ("ld_data", j), valid_comb=False, flow=False)
                  for i in _lanes(spec, "in") for j in range(ld)]
-    # the bridge sends one request a cycle for all its ports together
-    self_ii = max(st + ld, 1 if piped else EXTMEM_PORT_II) if ext else 1
+    # the bridge sends one beat a cycle: one of its load ports and one of
+    # its store ports together
+    self_ii = max(st, ld, 1 if piped else EXTMEM_PORT_II) if ext else 1
     return UnitTiming(tuple(arcs), frozenset(outs), self_ii)
 
 

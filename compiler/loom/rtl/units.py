@@ -493,9 +493,9 @@ def _memory(p: _Params) -> UnitSpec:
         params["init"] = f"<{depth} values, sha256 {digest}>"
         module += f"_rom{digest}"
     if p.family == "extmemory":
-        # master port: element address, write data, write enable; in-order
-        # response; mem_idle: nothing in flight (the top's done waits for it)
-        ports += (Port("mem_req", "out", 0, None, (("addr", dw), ("wdata", w), ("we", 1))),
+        # master port: a read and a write per beat; in-order response;
+        # mem_idle: nothing in flight (the top's done waits for it)
+        ports += (Port("mem_req", "out", 0, None, master_request_fields(dw, w)),
                   Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
         # requests in flight: 2 keep one access per cycle per port with a
         # latency-1 memory (request slot, storage; the response bypasses the
@@ -504,6 +504,14 @@ def _memory(p: _Params) -> UnitSpec:
         params["k"] = ctx["k"] = k
         module += f"_k{k}"
     return UnitSpec(p.family, p.family, module, params, ports, True, ctx)
+
+
+def master_request_fields(addr_bits: int, w: int) -> tuple[tuple[str, int], ...]:
+    """The fields of an extmemory master port's request beat beside
+    valid/ready (templates/extmemory.sv.j2): one read (re, raddr) and one
+    write (we, waddr, wdata), element addresses, as a simple dual-port
+    memory takes them."""
+    return (("re", 1), ("raddr", addr_bits), ("we", 1), ("waddr", addr_bits), ("wdata", w))
 
 
 def unit_spec(family_name: str, loc: Location | None = None, **params: Any) -> UnitSpec:

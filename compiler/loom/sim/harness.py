@@ -22,13 +22,17 @@ class MemoryPort:
     depth: int
     w: int
     aw: int
+    signals: tuple[str, ...]
+    """The master port's request and response wires, without the prefix."""
 
 
 def memory_ports(net: Netlist) -> list[MemoryPort]:
     out = []
     for prefix, inst, arg in net.memories:
         ctx = inst.spec.context
-        out.append(MemoryPort(prefix, arg, ctx["depth"], ctx["w"], ctx["dw"]))
+        signals = tuple(sig for p in inst.spec.ports if p.name in ("mem_req", "mem_resp")
+                        for _, sig, _ in p.signals())
+        out.append(MemoryPort(prefix, arg, ctx["depth"], ctx["w"], ctx["dw"], signals))
     return out
 
 

@@ -31,14 +31,6 @@ from loom.rtl.render import render_spec
 ADDR_BITS = 32
 """Element addresses (LOOM's ADDR_WIDTH): a region's arithmetic is 32-bit."""
 
-MASTER_PORTS = (("out", "mem_req_valid", 1), ("in", "mem_req_ready", 1),
-                ("out", "mem_req_addr", ADDR_BITS), ("out", "mem_req_wdata", 0),
-                ("out", "mem_req_we", 1), ("in", "mem_resp_valid", 1),
-                ("out", "mem_resp_ready", 1), ("in", "mem_resp_data", 0),
-                ("out", "mem_idle", 1))
-"""An extmemory's master port (width 0: the element width)."""
-
-
 @dataclass(frozen=True)
 class Family:
     name: str
@@ -94,18 +86,19 @@ def memory_component(node: ViewNode, s: Slice | None) -> Component:
     lanes = [p for p in spec.ports if not p.name.startswith("mem_")]
     # the inner unit's lane signals, each to a wire u_<signal>
     inner_signals = [(sig, bits) for p in lanes for _, sig, bits in p.signals()]
+    # an extmemory's master port is the inner bridge's, passed through
+    master = tuple(("in" if d == "input" else "out", sig, bits)
+                   for p in spec.ports if p.name.startswith("mem_") for d, sig, bits in p.signals())
     fams = {f.name: f for f in (*fam_in, *fam_out)}
     context = dict(
         ld=ld, st=st, w=w, depth=shape[0], n_in=len(fam_in), n_out=len(fam_out), w_in=w_in,
         w_out=w_out, cfg_bits=s.bits, regions=regions, fam_in=fam_in, fam_out=fam_out,
-        fams=fams, inner=spec.module, inner_signals=inner_signals,
+        fams=fams, inner=spec.module, inner_signals=inner_signals, master=master,
         unused=_unused(fam_in, w_in, regions))
     name = f"loom_fabric_{node.kind}_l{ld}_s{st}_w{w}_r{len(regions)}_" + digest(
         (params, fam_in, fam_out, regions))
     mod = render_fabric(f"fabric_{node.kind}", name, dict(params, regions=len(regions)),
                         f"fabric.{node.kind} {node.name}", **context)
-    master = tuple((d_, n, b or w) for d_, n, b in MASTER_PORTS) if node.kind == "extmemory" \
-        else ()
     return Component(name, len(fam_in), w_in, len(fam_out), w_out, s.bits, True,
                      (inner, mod), master)
 
@@ -121,4 +114,4 @@ def _unused(fam_in: list[Family], w_in: int, regions: list) -> list[tuple[str, i
     return unused
 
 
-__all__ = ["ADDR_BITS", "MASTER_PORTS", "memory_component"]
+__all__ = ["ADDR_BITS", "memory_component"]
