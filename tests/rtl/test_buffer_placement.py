@@ -202,6 +202,27 @@ def test_a_loops_exit_gets_no_slack(compiled, tmp_path):
     assert all(ch.copy_of is None and ch.driver[0].spec.family == "cond_br" for ch in into_join)
 
 
+def test_a_for_loop_closing_no_cycle_of_channels_is_paced_by_its_stream(compiled, tmp_path):
+    # vecadd with its accesses free: the index recurrence is inside the
+    # stream and no cycle of channels closes the loop. The store's done
+    # meets its copy of the loop's after_cond in a cond_br some cycles after
+    # the fork sent the cond on (load data, add, store, done), so at II 1 that
+    # copy waits in slots the solver places. With no pace for the loop it
+    # had only its liveness slot, and the fork ran at II 2 (516 cycles for 256).
+    func, src = _kernel_netlist(compiled, tmp_path, "vecadd")
+    net = build_netlist(func, src)
+    (store_done,) = [ch for ch in net.channels if ch.driver is not None
+                     and ch.driver[1] == "st_done"]
+    cond_br = store_done.sink[0]
+    assert cond_br.spec.family == "cond_br"
+    (cond,) = [ch for ch in net.channels if ch.sink is not None and ch.sink[0] is cond_br
+               and ch.sink[1] == "cond"]
+    buffer = cond.driver[0]
+    assert buffer.spec.family in FIFO_KINDS and buffer.origin.startswith("throughput"), \
+        buffer.origin
+    assert buffer.spec.params.get("slots", 1) >= 2, buffer.spec.params
+
+
 def test_the_solver_stops_on_work_budgets_not_on_the_clock():
     # a random program (loom fuzz, seed 12) whose MILP, under load, ran into
     # the old 20 s wall-clock cap at 0.7 % gap (on a free machine it closed

@@ -35,8 +35,10 @@ token per activation, not one per iteration; like the entries they are cut
 from the loop's pace. Arcs along which no token flows (an extmemory
 bridge's ready-only arcs) count for (a) only.
 
-phi of a loop's channels is 1/II bound of that loop; a channel outside
-every loop gets the smallest phi of the loops it connects to (one loop
+phi of a loop's channels is 1/II bound of that loop, and of a stream's
+outputs 1/its own II where they are in no loop (a for loop whose body
+closes no cycle of channels); a channel outside every loop gets the
+smallest phi of the loops it connects to (one loop
 runs at the pace of its slowest recurrence; an inner loop connected to a
 slower outer one through its exits may get less slack than it could use). Objective: the fewest slot bits (slots x (width + 1)),
 (each weighted as 8 bits: the cycle of latency it adds is free in the model
@@ -64,6 +66,7 @@ from fractions import Fraction
 
 from loom.rtl.netlist import Netlist, liveness_slots
 from loom.rtl.timing import ChannelGraph, channel_graph, loop_bounds, strongly_connected, unit_timing
+from loom.rtl.units import FIFO_KINDS
 
 MIP_GAP = 0.01            # slot bits within 1 % of the optimum
 MAX_NODES = 200           # branch-and-bound nodes per solve: the deterministic budget
@@ -171,6 +174,13 @@ def _phis(g: ChannelGraph, bounds, exits: set[int], scale: Fraction) -> dict[int
             continue
         for ch in b.channels:
             phi[ch] = 1 / (Fraction(b.value) * scale)
+    # a stream's own recurrence (the loop's index) paces what it drives
+    # even where no cycle of channels closes the loop: a for loop whose
+    # accesses the ordering leaves free has no other
+    for ch, ii in sorted(g.self_ii.items()):
+        driver = g.net.channels[ch].driver
+        if driver is not None and driver[0].spec.family == "stream":
+            phi.setdefault(ch, 1 / (Fraction(ii) * scale))
     adj: dict[int, list[int]] = {}
     for e in g.flow_edges:
         if e.arc.entry or e.dst in exits:
@@ -212,7 +222,29 @@ def loop_exits(g: ChannelGraph, bounds) -> set[int]:
         for c in chans:
             if any(o in loop_of and loop_of[o] != loop_of.get(c) for o in chans):
                 exits.add(c)
-    return exits
+    return exits | _after_cond_exits(g)
+
+
+def _after_cond_exits(g: ChannelGraph) -> set[int]:
+    """The false output of every cond_br on a for loop's after_cond (seed
+    002: a gate's, through forks and buffers): it passes the loop's last
+    token once per activation, even where no cycle of channels closes the
+    loop (its accesses free, its index in the stream)."""
+    after = {ch.index for ch in g.net.channels
+             if ch.driver is not None and ch.driver[0].spec.family == "gate"
+             and ch.driver[1] == "after_cond"}
+    copies = [e for e in g.flow_edges if e.inst.spec.family == "fork"
+              or e.inst.spec.family in FIFO_KINDS]
+    grown = True
+    while grown:
+        new = {e.dst for e in copies if e.src in after} - after
+        after |= new
+        grown = bool(new)
+    return {ch.index for ch in g.net.channels
+            if ch.driver is not None and ch.driver[0].spec.family == "cond_br"
+            and ch.driver[1] == "false_out"
+            and any(e.src in after and e.arc.src[0] == "cond" for e in g.edges
+                    if e.inst is ch.driver[0])}
 
 
 def place(net: Netlist, time_limit: float = TIME_LIMIT_S) -> Placement | None:
