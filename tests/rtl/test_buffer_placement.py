@@ -223,6 +223,35 @@ def test_a_for_loop_closing_no_cycle_of_channels_is_paced_by_its_stream(compiled
     assert buffer.spec.params.get("slots", 1) >= 2, buffer.spec.params
 
 
+def test_an_outer_loop_gets_room_to_start_the_next_activation_while_an_inner_one_drains(
+        compiled, tmp_path):
+    # image_resize, both loops free: the outer loop's carry of dones takes
+    # each row's last done through the inner loop's exit, once per row, when
+    # the row has drained. Its condition and the branch after it get room
+    # for one more token, so the outer fork sends the next row's condition
+    # on (and the next row starts) while the last row drains
+    func, src = _kernel_netlist(compiled, tmp_path, "image_resize")
+    net = build_netlist(func, src)
+    def feeding(inst, port=None):
+        return [c for c in net.channels if c.sink is not None and c.sink[0] is inst
+                and (port is None or c.sink[1] == port)]
+
+    def sources(ch) -> set:
+        """(family, output) of the units behind a channel, through buffers and joins."""
+        unit = ch.driver[0]
+        if unit.spec.family in FIFO_KINDS or unit.spec.family == "join":
+            return set().union(*(sources(c) for c in feeding(unit)))
+        return {(unit.spec.family, ch.driver[1])}
+
+    # the outer carry of dones: its b joins an inner loop's exit
+    (outer,) = [i for i in net.instances if i.spec.family == "carry"
+                and ("cond_br", "false_out") in sources(feeding(i, "b")[0])]
+    (d,) = feeding(outer, "d")
+    buffer = d.driver[0]
+    assert buffer.spec.family in FIFO_KINDS and buffer.spec.params.get("slots", 1) >= 2, \
+        buffer.spec
+
+
 def test_the_solver_stops_on_work_budgets_not_on_the_clock():
     # a random program (loom fuzz, seed 12) whose MILP, under load, ran into
     # the old 20 s wall-clock cap at 0.7 % gap (on a free machine it closed

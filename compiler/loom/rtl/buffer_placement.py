@@ -15,6 +15,11 @@ when n > o, and a ready cut with o needs n >= 2.
     o_c cuts) and one for ready (r_c cuts); every cycle gets both.
 (b) Liveness: every carry and invariant output gets n >= 2, every fork
     output n >= 1 (netlist.liveness_slots; the argument is in netlist.py).
+    Room between activations: a channel into a unit that also takes a
+    token out of an inner loop's exit (the outer carry of an inner loop's
+    dones: its condition, the branch after it) gets n >= 2, so the outer
+    loop starts the next activation while the last one drains, which (c)
+    cannot see (_activation_waits).
 (c) Throughput: each unit u fires at potential F_u (time x throughput phi);
     a token on c leaves u at F_u + phi*latency and is consumed at
     F_v + tokens(c) (a carry's b, d and an invariant's d consume iteration
@@ -73,6 +78,7 @@ MAX_NODES = 200           # branch-and-bound nodes per solve: the deterministic 
 TIME_LIMIT_S = 300.0      # safety net only (see the module docstring)
 RELAX = (Fraction(1), Fraction(5, 4), Fraction(3, 2), Fraction(2))   # II targets tried, x bound
 MAX_SLOTS = 64
+ACTIVATION_SLOTS = 2   # room for the next activation's token while one waits
 O_COST = 8.0        # a registered valid adds a cycle of latency: only where a cycle needs it
 
 
@@ -278,6 +284,7 @@ def _solve(net, g: ChannelGraph, phi: dict[int, Fraction], exits: set[int],
            time_limit: float) -> tuple[str, dict[int, Choice] | None]:
     m = _Milp()
     chans = [ch for ch in net.channels if ch.driver is not None]
+    waits = _activation_waits(g, exits)
     o, n, r = {}, {}, {}
     for ch in chans:
         bits = ch.width + 1
@@ -288,7 +295,7 @@ def _solve(net, g: ChannelGraph, phi: dict[int, Fraction], exits: set[int],
         m.row(0, math.inf, {n[i]: 1, o[i]: -1})                 # o <= n
         m.row(0, math.inf, {n[i]: 1, r[i]: -1, o[i]: -1})       # n >= o + r
         m.row(0, math.inf, {r[i]: MAX_SLOTS, n[i]: -1, o[i]: 1})   # n > o -> r
-        least = liveness_slots(ch)
+        least = max(liveness_slots(ch), ACTIVATION_SLOTS if i in waits else 0)
         if least:
             m.row(least, math.inf, {n[i]: 1})                    # (b) liveness
     _cycle_cuts(m, g, o, r)
@@ -302,6 +309,27 @@ def _solve(net, g: ChannelGraph, phi: dict[int, Fraction], exits: set[int],
         if slots:
             choices[ch.index] = Choice(slots, bool(round(x[o[ch.index]])))
     return status, choices
+
+
+def _activation_waits(g: ChannelGraph, exits: set[int]) -> set[int]:
+    """The channels that meet a token coming out of an inner loop (through
+    its exit) at one unit: the outer loop's condition at the carry and the
+    branch that collect an inner loop's dones, for one. Such a token comes
+    once per activation, after the inner loop's last iteration, which the
+    pace of (c) cannot see; with one slot the outer loop's fork would wait
+    there for the inner loop to drain before it starts the next activation.
+    Late channels: the exits and what units make from them (forward along
+    the arcs that carry tokens); a channel into a unit that takes a late
+    one, itself not late, waits."""
+    late = set(exits)
+    grown = True
+    while grown:
+        new = {e.dst for e in g.flow_edges if e.src in late and not e.arc.entry} - late
+        late |= new
+        grown = bool(new)
+    meet = {id(e.inst) for e in g.flow_edges if e.src in late}
+    return {e.src for e in g.flow_edges
+            if id(e.inst) in meet and e.src not in late and not e.arc.entry}
 
 
 def _cycle_cuts(m: _Milp, g: ChannelGraph, o: dict, r: dict) -> None:
