@@ -374,7 +374,9 @@ def memory_stream_cases(family: str, params: Params) -> list[UnitCase]:
 
         return UnitCase(spec, stimulus, expected, in_channels=_memory_ins(ld, st, rank))
 
-    return [case(kind) for kind, n in (("load", ld), ("store", st), ("both", ld and st)) if n]
+    # both at once needs two halves of the storage
+    both = ld and st and size >= 2
+    return [case(kind) for kind, n in (("load", ld), ("store", st), ("both", both)) if n]
 
 
 def _unflatten(flat: int, shape: tuple[int, ...]) -> list[int]:

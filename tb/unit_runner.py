@@ -309,7 +309,7 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
     """Builds one wrapper for all cases, runs every profile as an episode and
     checks every channel against the golden streams. Raises AssertionError
     naming the first divergence; returns a summary per episode: its cycles
-    and, per memory agent, the most requests it had in flight at once."""
+    and, per memory agent, the most request beats it had in flight at once."""
     build = UnitBuild(name, [c.spec for c in cases])
     build.build()
     rng = random.Random(f"{name}:{seed}")

@@ -27,7 +27,7 @@ CONFIGURED = "cfg"
 the same name (a fabric unit whose config field selects it), not fixed."""
 CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
 FIFO_KINDS = ("oehb", "tehb", "fifo")
-EXTMEMORY_IN_FLIGHT = 2   # default requests in flight per extmemory bridge and load port
+EXTMEMORY_IN_FLIGHT = 2   # default beats in flight per extmemory bridge, and credits per load port
 
 
 @dataclass(frozen=True)
@@ -497,9 +497,10 @@ def _memory(p: _Params) -> UnitSpec:
         # mem_idle: nothing in flight (the top's done waits for it)
         ports += (Port("mem_req", "out", 0, None, master_request_fields(dw, w)),
                   Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
-        # requests in flight: 2 keep one access per cycle per port with a
-        # latency-1 memory (request slot, storage; the response bypasses the
-        # queue and the credit it frees is reused in the same cycle)
+        # beats in flight: 2 keep one beat (a load and a store) per cycle
+        # with a latency-1 memory (request slot, storage; the response
+        # bypasses the queue and the credit it frees is reused in the same
+        # cycle)
         k = p.int("k", 1, 64, default=EXTMEMORY_IN_FLIGHT)
         params["k"] = ctx["k"] = k
         module += f"_k{k}"
