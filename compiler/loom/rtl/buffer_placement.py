@@ -241,13 +241,8 @@ def _after_cond_exits(g: ChannelGraph) -> set[int]:
     after = {ch.index for ch in g.net.channels
              if ch.driver is not None and ch.driver[0].spec.family == "gate"
              and ch.driver[1] == "after_cond"}
-    copies = [e for e in g.flow_edges if e.inst.spec.family in FORK_FAMILIES
-              or e.inst.spec.family in FIFO_KINDS]
-    grown = True
-    while grown:
-        new = {e.dst for e in copies if e.src in after} - after
-        after |= new
-        grown = bool(new)
+    after = _forward(after, [e for e in g.flow_edges if e.inst.spec.family in FORK_FAMILIES
+                             or e.inst.spec.family in FIFO_KINDS])
     on_after = {id(e.inst) for e in g.edges if e.inst.spec.family == "cond_br"
                 and e.arc.src[0] == "cond" and e.src in after}
     return {ch.index for ch in g.net.channels if ch.driver is not None
@@ -312,6 +307,20 @@ def _solve(net, g: ChannelGraph, phi: dict[int, Fraction], exits: set[int],
     return status, choices
 
 
+def _forward(start: set[int], edges: list) -> set[int]:
+    """`start` and every channel reached from it along `edges`."""
+    succ: dict[int, list[int]] = {}
+    for e in edges:
+        succ.setdefault(e.src, []).append(e.dst)
+    seen, todo = set(start), list(start)
+    while todo:
+        for d in succ.get(todo.pop(), []):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
 def _activation_waits(g: ChannelGraph, exits: set[int]) -> set[int]:
     """The channels that meet a token coming out of an inner loop (through
     its exit) at one unit: the outer loop's condition at the carry and the
@@ -322,12 +331,7 @@ def _activation_waits(g: ChannelGraph, exits: set[int]) -> set[int]:
     Late channels: the exits and what units make from them (forward along
     the arcs that carry tokens); a channel into a unit that takes a late
     one, itself not late, waits."""
-    late = set(exits)
-    grown = True
-    while grown:
-        new = {e.dst for e in g.flow_edges if e.src in late and not e.arc.entry} - late
-        late |= new
-        grown = bool(new)
+    late = _forward(exits, [e for e in g.flow_edges if not e.arc.entry])
     # entries included: an inner loop whose entry waits for the last
     # activation's dones (bicg's rows in order) also starts sooner with
     # room on its condition (bicg_acc 1,235 -> 1,206 cycles)

@@ -507,6 +507,12 @@ def _memory(p: _Params) -> UnitSpec:
     return UnitSpec(p.family, p.family, module, params, ports, True, ctx)
 
 
+def master_signals(spec: UnitSpec) -> list[tuple[str, str, int]]:
+    """(direction, signal, bits) of an extmemory's master port (mem_req,
+    mem_resp, mem_idle), as its module declares them; none for other units."""
+    return [s for p in spec.ports if p.name.startswith("mem_") for s in p.signals()]
+
+
 def master_request_fields(addr_bits: int, w: int) -> tuple[tuple[str, int], ...]:
     """The fields of an extmemory master port's request beat beside
     valid/ready (templates/extmemory.sv.j2): one read (re, raddr) and one

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from loom.bundle import Bundle, bits
 from loom.rtl.netlist import Netlist
+from loom.rtl.units import master_signals
 from loom.rtl.render import template_environment
 from loom.sim.profiles import RunSettings
 
@@ -30,8 +31,8 @@ def memory_ports(net: Netlist) -> list[MemoryPort]:
     out = []
     for prefix, inst, arg in net.memories:
         ctx = inst.spec.context
-        signals = tuple(sig for p in inst.spec.ports if p.name in ("mem_req", "mem_resp")
-                        for _, sig, _ in p.signals())
+        # mem_idle stays inside the kernel top (its done waits for it)
+        signals = tuple(sig for _, sig, _ in master_signals(inst.spec) if sig != "mem_idle")
         out.append(MemoryPort(prefix, arg, ctx["depth"], ctx["w"], ctx["dw"], signals))
     return out
 

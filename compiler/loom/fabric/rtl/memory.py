@@ -25,7 +25,7 @@ from loom.fabric.config_layout import REGION_FIELD_NAMES, Slice, region_field
 from loom.fabric.adg_view import ViewNode
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.fabric.rtl.modules import Component, Module, digest, field_offsets, render_fabric
-from loom.rtl.units import unit_spec
+from loom.rtl.units import master_signals, unit_spec
 from loom.rtl.render import render_spec
 
 ADDR_BITS = 32
@@ -88,7 +88,7 @@ def memory_component(node: ViewNode, s: Slice | None) -> Component:
     inner_signals = [(sig, bits) for p in lanes for _, sig, bits in p.signals()]
     # an extmemory's master port is the inner bridge's, passed through
     master = tuple(("in" if d == "input" else "out", sig, bits)
-                   for p in spec.ports if p.name.startswith("mem_") for d, sig, bits in p.signals())
+                   for d, sig, bits in master_signals(spec))
     fams = {f.name: f for f in (*fam_in, *fam_out)}
     context = dict(
         ld=ld, st=st, w=w, depth=shape[0], n_in=len(fam_in), n_out=len(fam_out), w_in=w_in,
