@@ -14,7 +14,7 @@ from typing import Any
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
-from loom.golden.ops import arith, compose, cond_br, constant, fork, join, load, memory, merge, mux, sync
+from loom.golden.ops import arith, compose, cond_br, constant, fork, join, load, lsq, memory, merge, mux, sync
 from loom.golden.ops.buffer import Buffer
 from loom.golden.ops.carry import Carry
 from loom.golden.ops.gate import Gate
@@ -388,6 +388,89 @@ def _unflatten(flat: int, shape: tuple[int, ...]) -> list[int]:
     return idx[::-1]
 
 
+def lsq_ins(params: Params) -> list[str]:
+    """A queue's input channels in golden operand order: the memory's, then
+    one allocation per group, then the fence."""
+    rank = len(params["shape"])
+    return (_memory_ins(params["ld"], params["st"], rank)
+            + [f"alloc{g}" for g in range(len(params["groups"]))] + ["fence"])
+
+
+def lsq_outs(params: Params) -> list[str]:
+    return ([f"ld_data{j}" for j in range(params["ld"])]
+            + [f"ack{g}" for g in range(len(params["groups"]))] + ["fence_done"])
+
+
+def _lsq(params: Params, hot_share: float = 0.6) -> UnitCase:
+    """A program of allocations, each offered only after the previous one's
+    ack (as the lowering's chain makes them), with the addresses of every
+    access offered at once, ahead of their allocation, and a store's data
+    only after the ack of an allocation up to `lag` later (as a loop's store
+    waits for values computed from its loads while later iterations are
+    allocated); a `hot_share` of the addresses hit two hot elements, so loads
+    meet older stores to their element still in the queue (forwarding, or
+    waiting for the data) and younger stores wait for older loads. The lag
+    keeps what waits for a store's data within the queues (else the gate
+    itself would deadlock). The fence
+    comes after the last ack; the final memory is the program's."""
+    spec = unit_spec("lsq", **params)
+    ld, st, shape, w = params["ld"], params["st"], tuple(params["shape"]), params["w"]
+    groups = params["groups"]
+    rank = len(shape)
+    ins = lsq_ins(params)
+    # allocations n..n + lag fit in both queues while store n waits
+    lag = max(0, min(params[q] // max(max(sum(k == kind for k, _ in g) for g in groups), 1)
+                     for q, kind in (("sq", "st"), ("lq", "ld"))) - 1)
+    at = {name: k for k, name in enumerate(ins)}
+    size = 1
+    for d in shape:
+        size *= d
+
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        inputs: list[list[Any]] = [[] for _ in ins]
+        gates: dict[int, list[Any]] = {at[f"alloc{g}"]: [] for g in range(len(groups))}
+        gates[at["fence"]] = []
+        acks = [0] * len(groups)
+        after: list[tuple[str, int]] | None = None
+        hot = [[rng.randrange(e) for e in shape] for _ in range(2)]
+        batches: list[list[tuple[int, Any]]] = []
+        program = [rng.randrange(len(groups)) for _ in range(count)]
+        ack_after: list[tuple[str, int]] = []   # the ack each allocation waits for
+        for g in program:
+            acks[g] += 1
+            ack_after.append((f"ack{g}", acks[g]))
+        for n, g in enumerate(program):
+            batch = [(at[f"alloc{g}"], None)]
+            gates[at[f"alloc{g}"]].append(after)
+            for kind, port in groups[g]:
+                addr = (list(rng.choice(hot)) if rng.random() < hot_share
+                        else [rng.randrange(e) for e in shape])
+                if kind == "st":
+                    data = at[f"st_data{port}"]
+                    batch.append((data, rand_value(rng, w)))
+                    gates.setdefault(data, []).append(
+                        [ack_after[min(n + rng.randrange(lag + 1), count - 1)]])
+                batch += [(at[f"{kind}_addr{port * rank + r}"], a) for r, a in enumerate(addr)]
+            for k, tok in batch[1:]:
+                inputs[k].append(tok)
+            inputs[at[f"alloc{g}"]].append(None)
+            after = [ack_after[n]]
+            batches.append(batch)
+        inputs[at["fence"]].append(None)
+        gates[at["fence"]].append(after)
+        batches.append([(at["fence"], None)])
+        meta = {"batches": batches, "memory": [rng.getrandbits(w) for _ in range(size)]}
+        return Stimulus(inputs, gates, meta)
+
+    def expected(stim: Stimulus) -> Expected:
+        actor = lsq.LoadStoreQueue(ld, st, shape, w, groups, stim.meta["memory"])
+        outs, consumed = golden_stepwise(actor, len(ins), stim.meta["batches"])
+        return Expected(outs, consumed, memory=actor.storage)
+
+    return UnitCase(spec, stimulus, expected, in_channels=ins, out_channels=lsq_outs(params),
+                    tokens_scale=0.3)
+
+
 # ---------------------------------------------------------------- registry
 
 def cases_for(family: str) -> list[UnitCase]:
@@ -399,6 +482,8 @@ def cases_for(family: str) -> list[UnitCase]:
         return [_source()]
     if family in ("memory", "extmemory"):
         return [_memory(family, p) for p in CATALOG[family]]
+    if family == "lsq":
+        return [_lsq(p) for p in CATALOG["lsq"]]
     if family in BINARY_CLASSES:
         return _binary(family)
     if family in CAST_CLASSES:

@@ -27,6 +27,7 @@ from loom.golden.ops.gate import Gate
 from loom.golden.ops.invariant import Invariant
 from loom.golden.ops.join import Join
 from loom.golden.ops.load import Load, Store
+from loom.golden.ops.lsq import LoadStoreQueue
 from loom.golden.ops.memory import Memory
 from loom.golden.ops.merge import ControlMerge, Merge
 from loom.golden.ops.mux import Mux
@@ -101,6 +102,10 @@ CASES: dict[str, Case] = {
     "Memory2d": (lambda: Memory(ld=2, st=0, shape=(3, 100), width=W, storage=list(range(300))),
                  lambda r: [[r.randrange(3) for _ in range(9)], [r.randrange(100) for _ in range(9)],
                             [r.randrange(3) for _ in range(4)], [r.randrange(100) for _ in range(5)]]),
+    "LoadStoreQueue": (lambda: LoadStoreQueue(ld=1, st=1, shape=(300,), width=W,
+                                              groups=[(("ld", 0), ("st", 0))]),
+                       lambda r: [_data(r, 12), [r.randrange(300) for _ in range(12)],
+                                  [r.randrange(300) for _ in range(15)], [None] * 14, [None]]),
     "Compose": (lambda: Compose([W, 2]), lambda r: [[(a, b & 3) for a, b in zip(_data(r), _data(r))]]),
     "Decompose": (lambda: Decompose([W, 2]), lambda r: [_data(r, width=10)]),
     "Unbundle": (lambda: Unbundle(1), lambda r: [[(a, b) for a, b in zip(_data(r), _data(r))]]),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from loom.golden.actor import run_actor
+from loom.golden.actor import drive_actor, run_actor
 from loom.golden.channel import Channel
 from loom.golden.ops.buffer import Buffer
 from loom.golden.ops.compose import Compose, Decompose, pack, unpack
@@ -11,6 +11,7 @@ from loom.golden.ops.constant import Constant, Sink
 from loom.golden.ops.fork import Fork, LazyFork
 from loom.golden.ops.join import Join
 from loom.golden.ops.load import Load, Store
+from loom.golden.ops.lsq import LoadStoreQueue
 from loom.golden.ops.memory import Memory, MemoryOutOfBounds
 from loom.golden.ops.merge import ControlMerge, Merge, MergeConflict
 from loom.golden.ops.mux import Mux
@@ -116,3 +117,46 @@ def test_compose_packs_data_low_then_extras():
     (composed,) = run_actor(Compose(widths), [[(5, 3, 9)]])
     assert run_actor(Decompose(widths), [composed]) == [[(5, 3, 9)]]
     assert unpack(pack((1, 2, 3), widths), widths) == (1, 2, 3)
+
+
+def test_lsq_performs_accesses_in_allocation_order():
+    """`x[row[p]] += a[p] * x[col[p]]` with colliding indices: the queue's loads
+    and final memory are those of the loop run in order (each iteration one
+    group: load x[col], load x[row], store x[row])."""
+    row, col, a = [1, 1, 2, 1, 0], [0, 1, 1, 1, 1], [3, 5, 7, 2, 4]
+    x = [10, 20, 30, 40]
+    want_loads: tuple[list[int], list[int]] = ([], [])
+    ref = list(x)
+    for r, c, k in zip(row, col, a):
+        want_loads[0].append(ref[c])
+        want_loads[1].append(ref[r])
+        ref[r] = ref[r] + k * ref[c]
+    q = LoadStoreQueue(ld=2, st=1, shape=(4,), width=32, storage=x,
+                       groups=[(("ld", 0), ("ld", 1), ("st", 0))])
+    # operands: st_data, st_addr, ld_addr0, ld_addr1, alloc, fence; the store
+    # data are the reference's (a test of ordering, not of arithmetic)
+    stores = _store_values(row, col, a, x)
+    outs, consumed = drive_actor(q, [stores, row, col, row, [None] * len(row), [None]])
+    assert outs[0] == want_loads[0] and outs[1] == want_loads[1]
+    assert outs[2] == [None] * len(row) and outs[3] == [None]
+    assert q.storage == ref and consumed == [5, 5, 5, 5, 5, 1]
+
+
+def _store_values(row: list[int], col: list[int], a: list[int], x: list[int]) -> list[int]:
+    mem = list(x)
+    out = []
+    for r, c, k in zip(row, col, a):
+        mem[r] = mem[r] + k * mem[c]
+        out.append(mem[r])
+    return out
+
+
+def test_lsq_fence_waits_for_the_allocated_accesses():
+    q = LoadStoreQueue(ld=1, st=1, shape=(2,), width=8, groups=[(("st", 0),), (("ld", 0),)])
+    # allocated a store, its data absent: the fence waits; with it, it fires
+    outs, _ = drive_actor(q, [[], [1], [], [None], [], [None]])
+    assert outs[3] == [] and q.queue
+    outs, _ = drive_actor(LoadStoreQueue(ld=1, st=1, shape=(2,), width=8,
+                                         groups=[(("st", 0),), (("ld", 0),)]),
+                          [[9], [1], [1], [None], [None], [None]])
+    assert outs == [[9], [None], [None], [None]]

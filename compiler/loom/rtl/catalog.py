@@ -70,6 +70,14 @@ CATALOG: dict[str, list[Params]] = {
                   dict(ld=0, st=1, shape=(8,), w=32, aw=64),
                   dict(ld=2, st=1, shape=(6,), w=8, aw=64, k=3),
                   dict(ld=1, st=1, shape=(4,), w=32, aw=8, k=1)],
+    # load-store queues: a read-modify-write group; two groups with a
+    # second load port (2-D, more load entries than store entries); a store
+    # alone then a load and a store, narrow address, one beat in flight
+    "lsq": [dict(ld=1, st=1, shape=(8,), w=32, aw=64, groups=((("ld", 0), ("st", 0)),), lq=4, sq=4),
+            dict(ld=2, st=1, shape=(4, 5), w=1, aw=64, lq=8, sq=2, k=3,
+                 groups=((("ld", 0), ("ld", 1), ("st", 0)), (("ld", 1),))),
+            dict(ld=1, st=2, shape=(16,), w=64, aw=8, lq=2, sq=4, k=1,
+                 groups=((("st", 0),), (("ld", 0), ("st", 1))))],
 }
 for _op in BINARY_OPS:
     CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64)]

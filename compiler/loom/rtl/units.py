@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import prod
 from typing import Any
 
 from loom.diagnostics import LoomError, Location
@@ -505,6 +506,60 @@ def _memory(p: _Params) -> UnitSpec:
         params["k"] = ctx["k"] = k
         module += f"_k{k}"
     return UnitSpec(p.family, p.family, module, params, ports, True, ctx)
+
+
+LSQ_KINDS = ("ld", "st")
+
+
+def _lsq_groups(p: _Params) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """The allocation groups: each a non-empty sequence of (kind, port)."""
+    p.used.add("groups")
+    raw = p.params.get("groups")
+    try:
+        groups = tuple(tuple((str(kind), int(port)) for kind, port in g) for g in raw)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise p.fail(f"parameter 'groups' must be lists of (kind, port), got {raw!r}") from None
+    if not groups or not all(groups) or any(k not in LSQ_KINDS for g in groups for k, _ in g):
+        raise p.fail("parameter 'groups' needs non-empty groups of ('ld' | 'st', port)")
+    return groups
+
+
+@family("lsq")
+def _lsq(p: _Params) -> UnitSpec:
+    """A load-store queue in front of external memory (templates/lsq.sv.j2)."""
+    ld, st = p.int("ld", 1, 64), p.int("st", 1, 64)
+    shape = p.shape()
+    w, aw = p.int("w", 1, 4096), p.int("aw", 1, 64, default=64)
+    groups = _lsq_groups(p)
+    lq, sq = p.int("lq", 2, 256), p.int("sq", 2, 256)
+    k = p.int("k", 1, 64, default=EXTMEMORY_IN_FLIGHT)
+    for name, depth in (("lq", lq), ("sq", sq)):
+        if depth & (depth - 1):
+            raise p.fail(f"parameter '{name}' must be a power of two, got {depth}")
+    for kind, n in (("ld", ld), ("st", st)):
+        used = {port for g in groups for kd, port in g if kd == kind}
+        if used != set(range(n)):
+            raise p.fail(f"the groups must use each {kind} port 0..{n - 1} and no other")
+    if max(sum(kd == "ld" for kd, _ in g) for g in groups) > lq \
+            or max(sum(kd == "st" for kd, _ in g) for g in groups) > sq:
+        raise p.fail("a group has more accesses than its queue has entries")
+    depth = prod(shape)
+    dw = max(1, clog2(depth))
+    if clog2(depth) > aw:
+        raise p.fail(f"address width aw={aw} cannot index {depth} elements")
+    rank = len(shape)
+    ng = len(groups)
+    ports = (Port("st_data", "in", w, st), Port("st_addr", "in", aw, st * rank),
+             Port("ld_addr", "in", aw, ld * rank), Port("alloc", "in", 0, ng), Port("fence", "in", 0),
+             Port("ld_data", "out", w, ld), Port("ack", "out", 0, ng), Port("fence_done", "out", 0),
+             Port("mem_req", "out", 0, None, master_request_fields(dw, w)),
+             Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
+    code = "_".join("".join(f"{kd[0]}{port}" for kd, port in g) for g in groups)
+    shape_s = "x".join(map(str, shape))
+    params = dict(ld=ld, st=st, shape=shape, w=w, aw=aw, groups=groups, lq=lq, sq=sq, k=k)
+    ctx = dict(params, rank=rank, strides=_strides(shape), dw=dw)
+    module = f"loom_lsq_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}_q{lq}x{sq}_k{k}_g{code}"
+    return UnitSpec("lsq", "lsq", module, params, ports, True, ctx)
 
 
 def master_signals(spec: UnitSpec) -> list[tuple[str, str, int]]:
