@@ -22,13 +22,14 @@ cycle after its request), checked channel by channel like any run. Columns:
            still cost less, as it iterates less.
   order    the lowering's memory ordering (`--ordering`: analysis keeps only
            the orderings dependence analysis cannot rule out; seed, seed 000's
-           full order of each array's accesses).
+           full order of each array's accesses; lsq, analysis plus a
+           load-store queue for an array analysis cannot order).
+  lsq      load-store queues in the netlist.
   ref      the best published HLS result for the same C shape (EPFL
            Dynamatic, issue 11) in cycles, or the issue's target (vecadd: 300
            cycles; while loop: II 4); `x ref` cycles over it, `met` whether
            the run reaches it. With --dependence, issue 32's rows: loops that
-           load and store one array, against Dynamatic's FPGA20 cycles. No
-           kernel uses a load-store queue yet (issue 32 item 2).
+           load and store one array, against Dynamatic's FPGA20 cycles.
   base     cycles and cells of the same run on main before issue 11's
            pipelined memory and buffer placement (commit 7d061e0): the
            baseline the changes are measured by (cells: the 25 % budget).
@@ -43,7 +44,7 @@ gen/bench/throughput/area.json. Takes minutes (cnn_layer alone runs 1.3 M
 simulated cycles and its golden model about half a minute); progress goes to
 stderr.
 
-    tools/run python bench/throughput.py [KERNEL ...] [--dependence] [--ordering analysis|seed|both]
+    tools/run python bench/throughput.py [KERNEL ...] [--dependence] [--ordering analysis|seed|lsq|all]
                                          [--lock /work/helpers/cpu.lock] [--no-area]
 """
 
@@ -158,6 +159,7 @@ class Row:
     ffs: int | None
     slots: int
     bufs: int
+    queues: int
     problems: list[str]
 
     @property
@@ -221,7 +223,8 @@ def bench(name: str, ordering: str, lock: Path | None, area: dict | None) -> Row
     _log(f"throughput: {name}: {result.report['cycles']} cycles, "
          f"{time.perf_counter() - t:.0f} s")
     return Row(name, ordering, result.passed and not problems, iters, result.report["cycles"],
-               bound, cells, ffs, buffer_slots(net), net.buffers, problems)
+               bound, cells, ffs, buffer_slots(net), net.buffers,
+               sum(inst.spec.family == "lsq" for inst in net.instances), problems)
 
 
 def _fmt(v: object, width: int) -> str:
@@ -231,8 +234,8 @@ def _fmt(v: object, width: int) -> str:
 def print_table(rows: list[Row], references: dict[str, Reference]) -> None:
     print(f"{'kernel':16} {'order':8} {'ok':3} {'iters':>7} {'cycles':>8} {'II':>6} "
           f"{'bound':>6} {'ref':>7} {'x ref':>5} {'met':>3} {'base':>8} {'cells':>7} "
-          f"{'base':>7} {'FFs':>6} {'slots':>5} {'bufs':>4}")
-    print("-" * 124)
+          f"{'base':>7} {'FFs':>6} {'slots':>5} {'bufs':>4} {'lsq':>3}")
+    print("-" * 128)
     for r in rows:
         ref = references.get(r.name)
         ratio = f"{r.cycles / ref.cycles:.2f}" if ref and ref.cycles else "-"
@@ -242,8 +245,8 @@ def print_table(rows: list[Row], references: dict[str, Reference]) -> None:
               f"{r.cycles:>8} {r.ii:>6.2f} {bound:>6} {ref.text() if ref else '-':>7} "
               f"{ratio:>5} {('yes' if ref.met(r.cycles, r.ii) else 'no') if ref else '-':>3} "
               f"{_fmt(base_cycles, 8)} {_fmt(r.cells, 7)} {_fmt(base_cells, 7)} {_fmt(r.ffs, 6)} "
-              f"{r.slots:>5} {r.bufs:>4}")
-    print("-" * 124)
+              f"{r.slots:>5} {r.bufs:>4} {r.queues:>3}")
+    print("-" * 128)
     for r in rows:
         for p in r.problems[:3]:
             print(f"{r.name}: {p}")
@@ -257,14 +260,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dependence", action="store_true",
                     help="issue 32's rows and references (loops that load and store one "
                          "array, against Dynamatic's FPGA20 cycles)")
-    ap.add_argument("--ordering", choices=[*ORDERINGS, "both"], default="analysis",
-                    help="the lowering's memory ordering (both: a row for each)")
+    ap.add_argument("--ordering", choices=[*ORDERINGS, "all"], default="analysis",
+                    help="the lowering's memory ordering (all: a row for each)")
     ap.add_argument("--lock", type=Path, help="flock this file around each kernel's runs")
     ap.add_argument("--no-area", action="store_true", help="skip the Yosys synthesis")
     args = ap.parse_args(argv)
     references = DEPENDENCE if args.dependence else REFERENCE
     names = args.kernels or list(references)
-    orderings = list(ORDERINGS) if args.ordering == "both" else [args.ordering]
+    orderings = list(ORDERINGS) if args.ordering == "all" else [args.ordering]
     WORK.mkdir(parents=True, exist_ok=True)
     cache_file = WORK / "area.json"
     area = None

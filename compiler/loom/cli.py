@@ -202,7 +202,9 @@ def _add_ordering(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ordering", choices=ORDERINGS, default=None,
                    help="memory ordering: 'analysis' keeps only the orderings dependence "
                         "analysis cannot rule out; 'seed' keeps seed 000's full program order "
-                        "of each array's accesses (default: analysis, seed on a fabric)")
+                        "of each array's accesses; 'lsq' is analysis plus a load-store queue "
+                        "for an array argument whose chain keeps a loop in order "
+                        "(default: analysis, seed on a fabric)")
 
 
 def _add_progress(p: argparse.ArgumentParser, what: str) -> None:

@@ -325,6 +325,23 @@ def test_extmemory_rank_two_needs_two_addresses_per_port(error):
     assert "expected 5 for ld = 1, st = 1 on a rank-2 memref" in err.message
 
 
+LSQ = ("  %q:3 = handshake.lsq[ld = 1, st = 1] (%mem : memref<8xi32>) (%sd, %sa, %la, %g, %f) "
+       "{id = 0 : i32, groups = [GROUPS], lq = LQ : i32, sq = 4 : i32} "
+       ": (i32, index, index, none, none) -> (i32, none, none)")
+
+
+@pytest.mark.parametrize("groups, lq, fragment", [
+    ('"ld0 st1"', 4, "must name each st port 0..0 once"),     # a port that does not exist
+    ('"ld0 ld0 st0"', 4, "must name each ld port 0..0 once"),  # a port twice
+    ('"ld0 xx1"', 4, "'xx1' is not ld<port> or st<port>"),
+    ('"ld0 st0"', 3, "needs 'lq', a power of two >= 2"),
+])
+def test_lsq_rejections(error, groups, lq, fragment):
+    body = LSQ.replace("GROUPS", groups).replace("LQ", str(lq))
+    args = "%mem: memref<8xi32>, %sd: i32, %sa: index, %la: index, %g: none, %f: none"
+    assert fragment in error(func(args, "i32, none", body, "%q#0, %q#2 : i32, none")).message
+
+
 def test_memory_port_count_rejection(error):
     body = "  %m:2 = handshake.memory[ld = 2, st = 0] (%la) {id = 0 : i32} : memref<8xi32>, (index) -> (i32, none)"
     assert "expected 2 for ld = 2, st = 0" in error(func("%la: index", "i32, none", body, "%m#0, %m#1 : i32, none")).message

@@ -146,6 +146,15 @@ def test_too_few_memories_counts_every_array_that_needs_one(tmp_path, capsys):
            "need one of them" in err
 
 
+def test_a_load_store_queue_is_refused_in_one_line(tmp_path, capsys):
+    """The fabric has no queue component: --ordering lsq on an indirect array
+    is refused at the queue's C line."""
+    assert main(["map", "histogram", "--adg", "chess-8x8-ext2-f", "--ordering", "lsq",
+                 "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("kernels/histogram.c:") and "load-store queue" in err[-1]
+
+
 def test_three_stores_to_one_array_map_onto_a_three_store_lane_preset(tmp_path, capsys):
     # kernels/clamp.c stores to `out` in three branches: three store lanes of
     # one tagged extmemory, which only the -ext6x6s3 presets have; it used

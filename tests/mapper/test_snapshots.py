@@ -8,6 +8,7 @@ import pytest
 
 from loom.diagnostics import LoomError
 from loom.mapper.snapshots import SnapshotPolicy, Snapshots, label, snapshot_stem
+from tests.lowering.test_dfg_input import needs_mirror
 from tests.mapper.loom_cases import loom_args, map_case, run_check
 
 
@@ -57,6 +58,7 @@ def test_names_follow_loom():
         "dfg.fabric.snapshot-0012.route-round.mapper-0012"
 
 
+@needs_mirror
 def test_loom_case_snapshot_round(tmp_path):
     args = loom_args("mapper-snapshot-round")
     assert args == ["--mapper-snapshot-interval-rounds", "1"]
@@ -67,6 +69,7 @@ def test_loom_case_snapshot_round(tmp_path):
                          "dfg.fabric.snapshot-0001.route-round.mapper-0001.viz.html"]
 
 
+@needs_mirror
 def test_loom_case_snapshot_invalid_is_refused(tmp_path, capsys):
     args = loom_args("mapper-snapshot-invalid")
     assert map_case("mapper-snapshot-invalid", tmp_path, tuple(args)) == 2

@@ -55,12 +55,26 @@ def test_every_unit_family_has_a_timing_model():
             keys = dict(w_in=8, w_out=4)
         elif family == "index_cast":
             keys = dict(w_in=8, w_out=8)
+        elif family == "lsq":
+            keys = dict(ld=1, st=1, shape=(4,), w=8, lq=2, sq=2, groups=((("ld", 0), ("st", 0)),))
         elif family in names:
             keys = {k: params[k] for k in names[family]}
         else:                                   # binary and pipelined arithmetic
             keys = dict(w=8) | (dict(latency=2) if family == "muli" else {})
         timing = unit_timing(unit_spec(family, **keys))
         assert timing.arcs or family in ("source", "sink"), family
+
+
+def test_a_queue_acks_an_allocation_a_cycle_later_and_gives_data_after_its_path():
+    # templates/lsq.sv.j2: ack_q registered; a load's address enters its entry
+    # (1), the request slot (1), the latency-1 memory's response bypasses (1)
+    timing = unit_timing(unit_spec("lsq", ld=1, st=1, shape=(4,), w=8, lq=2, sq=2,
+                                   groups=((("ld", 0), ("st", 0)),)))
+    arcs = {(a.src, a.dst): a for a in timing.arcs}
+    ack = arcs[("alloc", 0), ("ack", 0)]
+    assert (ack.latency, ack.valid_comb, ack.ready_comb) == (1, False, True)
+    assert arcs[("ld_addr", 0), ("ld_data", 0)].latency == 3
+    assert not any(a.src[0] == "st_data" for a in timing.arcs)   # collisions: data, not graph
 
 
 def test_buffers_as_the_templates_build_them():

@@ -77,7 +77,7 @@ from loom.dialects.edge_checks import (
     check_select,
 )
 from loom.dialects.handshake_channels import BundleOp, ComposeOp, DecomposeOp, UnbundleOp
-from loom.dialects.handshake_memory import ExternalMemoryOp, LoadOp, MemoryOp, StoreOp
+from loom.dialects.handshake_memory import ExternalMemoryOp, LoadOp, LoadStoreQueueOp, MemoryOp, StoreOp
 
 BUFFER_TYPES: tuple[str, ...] = ("seq", "fifo")
 
@@ -711,6 +711,7 @@ Handshake = Dialect(
         LoadOp,
         StoreOp,
         ExternalMemoryOp,
+        LoadStoreQueueOp,
         MemoryOp,
         BundleOp,
         UnbundleOp,

@@ -6,6 +6,9 @@
         {id = 0 : i32} : (i32, index, index) -> (i32, none, none)
     %m:3 = handshake.memory[ld = 1, st = 1] (%sd, %sa, %la) {id = 0 : i32}
         : memref<256xi32>, (i32, index, index) -> (i32, none, none)
+    %q:3 = handshake.lsq[ld = 1, st = 1] (%mem : memref<256xi32>) (%sd, %sa, %la, %g, %f)
+        {id = 0 : i32, groups = ["ld0 st0"], lq = 4 : i32, sq = 4 : i32}
+        : (i32, index, index, none, none) -> (i32, none, none)
 
 Load/store take one address per memref dimension; their ctrl type is `none`
 unless a third type says otherwise. Memory ports follow seed 000's
@@ -19,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IndexType, IntegerAttr, MemRefType,
-                                   NoneType, i32)
+from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, IndexType, IntegerAttr,
+                                   MemRefType, NoneType, StringAttr, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -190,6 +193,22 @@ class _MemoryLike(IRDLOperation):
         mem = self.memref_type()
         if not isinstance(mem, MemRefType):
             raise VerifyException(f"memory type must be a memref, got {mem}")
+        self._verify_port_operands(ld, st, mem)
+        want_out = 2 * ld + st
+        if len(self.results) != want_out:
+            raise VerifyException(
+                f"has {len(self.results)} results, expected {want_out} for ld = {ld}, "
+                f"st = {st} (load data, then store done, then load done)"
+            )
+        for l_ in range(ld):
+            check_same(self.results[l_].type, mem.get_element_type(), f"load #{l_} data result")
+        for i, r in enumerate(self.results[ld:]):
+            check_control(r.type, f"done result #{i}")
+        if not isinstance(self.attributes.get("id"), IntegerAttr):
+            raise VerifyException("needs an integer attribute 'id'")
+
+    def _verify_port_operands(self, ld: int, st: int, mem: MemRefType) -> None:
+        """Per store its data and addresses, then per load its addresses."""
         rank = len(mem.get_shape())
         elem = mem.get_element_type()
         inputs = self.port_inputs()
@@ -199,12 +218,6 @@ class _MemoryLike(IRDLOperation):
                 f"has {len(inputs)} port operands, expected {want_in} for ld = {ld}, "
                 f"st = {st} on a rank-{rank} memref (per store: data + {rank} addresses; "
                 f"per load: {rank} addresses)"
-            )
-        want_out = 2 * ld + st
-        if len(self.results) != want_out:
-            raise VerifyException(
-                f"has {len(self.results)} results, expected {want_out} for ld = {ld}, "
-                f"st = {st} (load data, then store done, then load done)"
             )
         pos = 0
         for s in range(st):
@@ -216,20 +229,10 @@ class _MemoryLike(IRDLOperation):
             for k in range(rank):
                 check_address(inputs[pos + k].type, f"load #{l_} address #{k}")
             pos += rank
-        for l_ in range(ld):
-            check_same(self.results[l_].type, elem, f"load #{l_} data result")
-        for i, r in enumerate(self.results[ld:]):
-            check_control(r.type, f"done result #{i}")
-        if not isinstance(self.attributes.get("id"), IntegerAttr):
-            raise VerifyException("needs an integer attribute 'id'")
 
 
-@irdl_op_definition
-class ExternalMemoryOp(_MemoryLike):
-    """`%m:3 = handshake.extmemory[ld = 1, st = 1] (%mem : memref<256xi32>) (%sd, %sa, %la)
-    {id = 0 : i32} : (i32, index, index) -> (i32, none, none)`."""
-
-    name = "handshake.extmemory"
+class _ExternalLike(_MemoryLike):
+    """An interface to a memref argument: extmemory, lsq (one syntax)."""
 
     memref = operand_def(MemRefType)
     inputs = var_operand_def()
@@ -261,7 +264,7 @@ class ExternalMemoryOp(_MemoryLike):
         return self.inputs
 
     @classmethod
-    def parse(cls, parser: Parser) -> ExternalMemoryOp:
+    def parse(cls, parser: Parser) -> _ExternalLike:
         ld, st = _parse_port_counts(parser)
         parser.parse_punctuation("(")
         mem = parser.parse_unresolved_operand()
@@ -299,8 +302,113 @@ class ExternalMemoryOp(_MemoryLike):
         printer.print_string(" -> ")
         syntax.print_paren_types(printer, self.result_types)
 
+
+@irdl_op_definition
+class ExternalMemoryOp(_ExternalLike):
+    """`%m:3 = handshake.extmemory[ld = 1, st = 1] (%mem : memref<256xi32>) (%sd, %sa, %la)
+    {id = 0 : i32} : (i32, index, index) -> (i32, none, none)`."""
+
+    name = "handshake.extmemory"
+
     def verify_(self) -> None:
         self._verify_ports()
+
+
+LsqEntry = tuple[str, int]
+"""An access of a queue's allocation group: ("ld" | "st", its port)."""
+
+
+def parse_lsq_group(text: str) -> tuple[LsqEntry, ...]:
+    """`"ld0 ld1 st0"` -> (("ld", 0), ("ld", 1), ("st", 0)); ValueError if malformed."""
+    entries = []
+    for word in text.split():
+        kind, port = word[:2], word[2:]
+        if kind not in ("ld", "st") or not port.isdigit():
+            raise ValueError(f"'{word}' is not ld<port> or st<port>")
+        entries.append((kind, int(port)))
+    if not entries:
+        raise ValueError("an empty group")
+    return tuple(entries)
+
+
+def lsq_group_text(group: Sequence[LsqEntry]) -> str:
+    return " ".join(f"{kind}{port}" for kind, port in group)
+
+
+@irdl_op_definition
+class LoadStoreQueueOp(_ExternalLike):
+    """`%q:3 = handshake.lsq[ld = 1, st = 1] (%mem : memref<64xi32>) (%sd, %sa, %la, %g0, %f)
+    {id = 0 : i32, groups = ["ld0 st0"], lq = 4 : i32, sq = 4 : i32}
+    : (i32, index, index, none, none) -> (i32, none, none)`: a load-store queue
+    in front of an external memory (design.md, "the load-store queue").
+
+    Operands: the memory's ports (store-first packing), one allocation token
+    per group, the fence. Results: per load its data, per group its ack, the
+    fence's done. `groups` lists each group's accesses in program order."""
+
+    name = "handshake.lsq"
+
+    def __init__(self, memref: SSAValue, ports: Sequence[SSAValue], allocs: Sequence[SSAValue],
+                 fence: SSAValue, groups: Sequence[Sequence[LsqEntry]], lq: int, sq: int, id: int):
+        mem_type = memref.type
+        assert isinstance(mem_type, MemRefType)
+        ld = sum(kind == "ld" for g in groups for kind, _ in g)
+        st = sum(kind == "st" for g in groups for kind, _ in g)
+        none = NoneType()
+        super().__init__(memref, [*ports, *allocs, fence],
+                         [mem_type.element_type] * ld + [none] * (len(groups) + 1), ld, st, id)
+        self.attributes.update({
+            "groups": ArrayAttr([StringAttr(lsq_group_text(g)) for g in groups]),
+            "lq": IntegerAttr(lq, i32), "sq": IntegerAttr(sq, i32)})
+
+    @property
+    def groups(self) -> tuple[tuple[LsqEntry, ...], ...]:
+        attr = self.attributes["groups"]
+        assert isinstance(attr, ArrayAttr)
+        return tuple(parse_lsq_group(g.data) for g in attr.data)  # type: ignore[attr-defined]
+
+    def depth(self, name: str) -> int:
+        """The depth of the load ("lq") or store ("sq") queue."""
+        return self.attributes[name].value.data  # type: ignore[attr-defined]
+
+    def port_inputs(self) -> Sequence[SSAValue]:
+        return self.inputs[:len(self.inputs) - len(self.groups) - 1]
+
+    def verify_(self) -> None:
+        attr = self.attributes.get("groups")
+        if not (isinstance(attr, ArrayAttr) and attr.data
+                and all(isinstance(g, StringAttr) for g in attr.data)):
+            raise VerifyException("needs a non-empty array of strings 'groups'")
+        try:
+            groups = self.groups
+        except ValueError as exc:
+            raise VerifyException(f"groups: {exc}") from None
+        ld, st = self.num_loads, self.num_stores
+        for kind, n in (("ld", ld), ("st", st)):
+            used = sorted(port for g in groups for k, port in g if k == kind)
+            if used != list(range(n)):
+                raise VerifyException(f"the groups must name each {kind} port 0..{n - 1} once")
+        for name in ("lq", "sq"):
+            depth = self.attributes.get(name)
+            if not isinstance(depth, IntegerAttr) or depth.value.data < 2 \
+                    or depth.value.data & (depth.value.data - 1):
+                raise VerifyException(f"needs '{name}', a power of two >= 2")
+        if len(self.inputs) < len(groups) + 1:
+            raise VerifyException("needs an allocation token per group and a fence")
+        mem = self.memref_type()
+        self._verify_port_operands(ld, st, mem)
+        for i, v in enumerate(self.inputs[len(self.port_inputs()):]):
+            check_control(v.type, f"allocation or fence operand #{i}")
+        want_out = ld + len(groups) + 1
+        if len(self.results) != want_out:
+            raise VerifyException(f"has {len(self.results)} results, expected {want_out} "
+                                  "(load data, then an ack per group, then the fence's done)")
+        for j in range(ld):
+            check_same(self.results[j].type, mem.get_element_type(), f"load #{j} data result")
+        for i, r in enumerate(self.results[ld:]):
+            check_control(r.type, f"ack or fence result #{i}")
+        if not isinstance(self.attributes.get("id"), IntegerAttr):
+            raise VerifyException("needs an integer attribute 'id'")
 
 
 INIT_ATTR = "init"

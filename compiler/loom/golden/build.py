@@ -19,7 +19,7 @@ from loom.bundle import Bundle, bits
 from loom.dfg_names import name_dfg, op_kind
 from loom.diagnostics import Location, LoomError
 from loom.dialects.channel_types import data_width, extras, is_control
-from loom.dialects.handshake_memory import memory_init
+from loom.dialects.handshake_memory import LoadStoreQueueOp, memory_init
 from loom.golden.actor import Actor
 from loom.golden.graph import Graph, Node
 from loom.golden.ops import arith
@@ -35,6 +35,7 @@ from loom.golden.ops.gate import Gate
 from loom.golden.ops.invariant import Invariant
 from loom.golden.ops.join import Join
 from loom.golden.ops.load import Load, Store
+from loom.golden.ops.lsq import LoadStoreQueue
 from loom.golden.ops.memory import Memory
 from loom.golden.ops.merge import ControlMerge, Merge
 from loom.golden.ops.mux import Mux
@@ -161,10 +162,10 @@ def _memory(op: Operation, graph: Graph, bundle: Bundle, arg_index: dict[Any, in
         return Memory(ld, st, shape, width)
     memref = op.operands[0]
     if memref not in arg_index:
-        raise LoomError("handshake.extmemory must take a memref argument of the function", where)
+        raise LoomError(f"{op.name} must take a memref argument of the function", where)
     idx = arg_index[memref]
     if idx in graph.memories:
-        raise LoomError(f"memref argument {idx} is served by two extmemory ops", where)
+        raise LoomError(f"memref argument {idx} is served by two memory interfaces", where)
     region = bundle.region(idx)
     if region is None:
         raise LoomError(f"the bundle has no memory region for argument {idx}", where)
@@ -172,7 +173,10 @@ def _memory(op: Operation, graph: Graph, bundle: Bundle, arg_index: dict[Any, in
     if len(region.values) != prod(shape):
         raise LoomError(f"the bundle's region for argument {idx} has {len(region.values)} "
                         f"values; {memref.type} needs {prod(shape)}", where)
-    return Memory(ld, st, shape, width, [bits(v, width) for v in region.values])
+    storage = [bits(v, width) for v in region.values]
+    if isinstance(op, LoadStoreQueueOp):
+        return LoadStoreQueue(ld, st, shape, width, op.groups, storage)
+    return Memory(ld, st, shape, width, storage)
 
 
 def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, Node]:
@@ -219,7 +223,7 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
                                 where)
         if op.name == "handshake.return":
             actor: Actor = Return(len(op.operands))
-        elif op.name in ("handshake.extmemory", "handshake.memory"):
+        elif op.name in ("handshake.extmemory", "handshake.memory", "handshake.lsq"):
             actor = _memory(op, graph, bundle, arg_index, where)
         elif op.name in FACTORIES:
             actor = FACTORIES[op.name](op)
@@ -234,7 +238,7 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
             node = graph.add(label, op.name, actor, ins, outs, where)
         except ValueError as exc:
             raise LoomError(str(exc), where) from None
-        if op.name == "handshake.extmemory":
+        if op.name in ("handshake.extmemory", "handshake.lsq"):
             graph.memories[arg_index[op.operands[0]]] = node
         if op.name == "handshake.return":
             if ret_node is not None:

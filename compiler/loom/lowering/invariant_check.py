@@ -12,7 +12,9 @@ Checks, on the final (forked) DFG:
   body's memory-control carries and splits use after_cond;
 - iter_arg carries use raw_will_continue;
 - the return control (the function's trailing done token) is reached from
-  every access's done token.
+  every access's done token;
+- an access behind a load-store queue: a load takes its data from the queue
+  and its ctrl from an allocation token of that queue.
 
 A violation is a LoomError naming the op and its C line.
 """
@@ -28,7 +30,7 @@ from loom.diagnostics import Location, LoomError
 from loom.dialects import dataflow as df
 from loom.dialects import handshake as hs
 from loom.ir import op_location
-from loom.lowering.records import LoweringRecord
+from loom.lowering.records import Access, LoweringRecord
 
 
 def _through_forks(v: SSAValue) -> Iterator[tuple[Operation, int]]:
@@ -62,6 +64,9 @@ def check_invariants(func: hs.FuncOp, record: LoweringRecord, filename: str) -> 
 def _check_accesses(record: LoweringRecord, filename: str) -> None:
     seen: set[Operation] = set()
     for acc in record.accesses:
+        if acc.queue is not None:
+            _check_queued(acc, filename)
+            continue
         op = acc.dfg_op
         if op in seen:
             _fail(op, "belongs to two memory groups", filename)
@@ -77,6 +82,23 @@ def _check_accesses(record: LoweringRecord, filename: str) -> None:
                 _fail(op, "does not take its data from a memory interface", filename)
             if acc.done.owner is not data.owner:
                 _fail(op, "gets data and done token from different memories", filename)
+
+
+def _check_queued(acc: Access, filename: str) -> None:
+    """An access behind a load-store queue: a load takes its data from the
+    queue and its ctrl from the allocation chain (an allocation token of the
+    same queue); a store is the queue's own (no handshake.store)."""
+    if acc.kind == "store":
+        return
+    op = acc.dfg_op
+    if op.operands[-2].owner is not acc.queue:
+        _fail(op, "does not take its data from its load-store queue", filename)
+    ctrl = _source(op.operands[-1])
+    queue = acc.queue
+    assert isinstance(queue, hs.LoadStoreQueueOp)
+    queue_allocs = {_source(v) for v in queue.inputs[len(queue.port_inputs()):]}
+    if ctrl not in queue_allocs:
+        _fail(op, "has no control input from its queue's allocation chain", filename)
 
 
 def _check_loop_control(record: LoweringRecord, filename: str) -> None:
@@ -117,6 +139,9 @@ def _check_return_postdominates(func: hs.FuncOp, record: LoweringRecord, filenam
         if acc.done is not None and not _reaches(acc.done, target, ret):
             _fail(acc.dfg_op, "has a done token that never reaches the return control",
                   filename)
+    for queue in {acc.queue for acc in record.accesses if acc.queue is not None}:
+        if not _reaches(queue.results[-1], target, ret):
+            _fail(queue, "has a fence done that never reaches the return control", filename)
 
 
 def _reaches(start: SSAValue, target: SSAValue, ret: Operation) -> bool:

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import NoneType
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from loom.lowering.builder import DfgBuilder
 from loom.lowering.ordering import Chain
@@ -77,13 +77,19 @@ class SerialRecursive:
                 continue
             if op in self.by_op:
                 token = self._access(self.by_op[op], token)
-            elif isinstance(op, scf.IfOp):
-                token = self._if(op, token)
-            elif isinstance(op, scf.ForOp):
-                token = self._for(op, token)
-            elif isinstance(op, scf.WhileOp):
-                token = self._while(op, token)
+            else:
+                token = self._nested(op, token)
             i += 1
+        return token
+
+    def _nested(self, op: Operation, token: SSAValue) -> SSAValue:
+        """An scf op that holds accesses of the chain: its rule."""
+        if isinstance(op, scf.IfOp):
+            return self._if(op, token)
+        if isinstance(op, scf.ForOp):
+            return self._for(op, token)
+        if isinstance(op, scf.WhileOp):
+            return self._while(op, token)
         return token
 
     def _access(self, acc: Access, token: SSAValue) -> SSAValue:

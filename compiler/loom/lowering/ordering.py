@@ -85,9 +85,15 @@ def _free_loops(chain: Chain, deps: Dependences) -> None:
 
 
 def ordering_report(record: LoweringRecord) -> list[str]:
-    """`loom compile --explain-ordering`: every root memref's chains and loops."""
-    return [line for root, chains in record.chains.items()
-            for line in explain(_root_name(root), chains)]
+    """`loom compile --explain-ordering`: every root memref's chains and loops,
+    or its load-store queue's allocation groups."""
+    lines = [line for root, chains in record.chains.items()
+             for line in explain(_root_name(root), chains)]
+    for root, groups in record.queues.items():
+        lines.append(f"{_root_name(root)}: a load-store queue, {len(groups)} allocation "
+                     "group(s) (analysis keeps a loop of its accesses in order)")
+        lines += [f"  group {n}: " + ", ".join(_name(a) for a in g) for n, g in enumerate(groups)]
+    return lines
 
 
 def _root_name(root: SSAValue) -> str:

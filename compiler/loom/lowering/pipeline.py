@@ -6,6 +6,8 @@
     per root memref: interface    (memory_interface.py)
                      chains       (ordering.py, dependence.py: --ordering)
                      ctrl-done    (memory_control.py, serial-recursive per chain)
+                  or a load-store queue and its allocation chain, for an array
+                     analysis cannot order (load_store_queue.py: --ordering lsq)
     return control = join(group done tokens), or the entry token without memory
     forks, join trees             (legalize.py)
     invariant checker             (invariant_check.py)
@@ -36,6 +38,7 @@ from loom.lowering.dependence import AccessSpaces
 from loom.lowering.flat_memrefs import flatten_memrefs
 from loom.lowering.invariant_check import check_invariants
 from loom.lowering.legalize import check_join_limit, insert_forks, legalize_joins
+from loom.lowering.load_store_queue import build_queue, needs_queue
 from loom.lowering.memory_control import build_ctrl_done
 from loom.lowering.memory_interface import connect_group, group_by_root
 from loom.lowering.ordering import plan_chains
@@ -98,8 +101,14 @@ def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
     spaces = AccessSpaces()
     for mem_id, (root, group) in enumerate(group_by_root(record.accesses).items()):
         memref_arg = body.args[root.index] if isinstance(root, BlockArgument) else None
+        chains = plan_chains(spaces, group, "seed" if ordering == "seed" else "analysis")
+        if ordering == "lsq" and needs_queue(root, chains):
+            assert memref_arg is not None
+            dones.append(build_queue(b, record, root, group, memref_arg, mem_id, scf_body,
+                                     state.control))
+            continue
         connect_group(b, root, group, memref_arg, mem_id)
-        record.chains[root] = plan_chains(spaces, group, ordering)
+        record.chains[root] = chains
         dones.append(build_ctrl_done(b, record, record.chains[root], scf_body, state.control))
     b.loc = scf_func.location
     done = dones[0] if len(dones) == 1 else b.join(dones) if dones else state.control

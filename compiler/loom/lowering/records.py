@@ -28,6 +28,7 @@ class Access:
     ctrl: SSAValue                    # placeholder for the ctrl-done input
     data_from_mem: SSAValue | None    # placeholder (loads)
     done: SSAValue | None = None      # the memory's done token for this access
+    queue: Operation | None = None    # the load-store queue that orders it, if any
 
 
 @dataclass
@@ -45,5 +46,7 @@ class LoweringRecord:
     body_invariants: dict[Operation, list[Operation]] = field(default_factory=dict)
     #: root memref -> its chains (ordering.py): the orderings its network keeps
     chains: dict[SSAValue, list[Chain]] = field(default_factory=dict)
+    #: root memref -> its load-store queue's groups (load_store_queue.py)
+    queues: dict[SSAValue, list[list[Access]]] = field(default_factory=dict)
     #: loop number for names: scf.for / scf.while -> "for0", "while1", ...
     loop_names: dict[Operation, str] = field(default_factory=dict)

@@ -43,6 +43,10 @@ def compile_for(source: KernelSource, fanin: int,
             raise LoomError("a constant table (handshake.memory with init) on the fabric is "
                             "not supported: the fabric's memories start empty",
                             op_location(op) or Location(str(inputs.dfg)))
+        if op.name == "handshake.lsq":
+            raise LoomError("a load-store queue (handshake.lsq) on the fabric is not supported: "
+                            "the fabric has no queue component; use --ordering analysis or seed",
+                            op_location(op) or Location(str(inputs.dfg)))
     legalize_joins(func.regions[0].block, limit, str(inputs.dfg))
     return func, inputs
 

@@ -170,7 +170,7 @@ def _units(func: hs.FuncOp, filename: str
         inst = Instance(f"u_{label}", spec, _origin(op, label, filename), op)
         net.instances.append(inst)
         units[op] = (inst, mapping)
-        if isinstance(op, hs.ExternalMemoryOp):
+        if isinstance(op, hs.ExternalMemoryOp | hs.LoadStoreQueueOp):
             arg = op.operands[0]
             prefix = names.values[arg]
             inst.masters.append(prefix)

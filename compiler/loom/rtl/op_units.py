@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 from loom.dfg_names import op_kind
 from loom.diagnostics import LoomError, Location
 from loom.dialects.channel_types import data_width
-from loom.dialects.handshake_memory import memory_init
+from loom.dialects.handshake_memory import LoadStoreQueueOp, memory_init
 from loom.golden.ops.arith import PREDICATE_NAMES
 from loom.ir import op_location
 
@@ -72,6 +72,25 @@ def _memory(op: Operation) -> OpUnit:
     return OpUnit(family, params, ins, outs)
 
 
+def _queue(op: LoadStoreQueueOp) -> OpUnit:
+    """A load-store queue: the memory's port lanes, then allocations and fence."""
+    ld, st = op.num_loads, op.num_stores
+    mem_type = op.memref_type()
+    shape = tuple(mem_type.get_shape())
+    rank = len(shape)
+    ins: list[Lane] = []
+    for s in range(st):
+        ins += [("st_data", s)] + [("st_addr", s * rank + k) for k in range(rank)]
+    for j in range(ld):
+        ins += [("ld_addr", j * rank + k) for k in range(rank)]
+    groups = op.groups
+    ins += _lanes("alloc", len(groups)) + [("fence", None)]
+    outs = _lanes("ld_data", ld) + _lanes("ack", len(groups)) + [("fence_done", None)]
+    params = dict(ld=ld, st=st, shape=shape, w=data_width(mem_type.element_type), aw=INDEX_BITS,
+                  groups=groups, lq=op.depth("lq"), sq=op.depth("sq"))
+    return OpUnit("lsq", params, ins, outs)
+
+
 def op_unit(op: Operation, filename: str) -> OpUnit:
     kind, name = op_kind(op), op.name
     ops, res = list(op.operands), list(op.results)
@@ -115,6 +134,8 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
         return OpUnit(kind, dict(rank=rank, aw=INDEX_BITS, w=_w(data)), ins, outs)
     if name in ("handshake.extmemory", "handshake.memory"):
         return _memory(op)
+    if isinstance(op, LoadStoreQueueOp):
+        return _queue(op)
     if name == "dataflow.stream":
         return OpUnit("stream", dict(step_op=_prop(op, "step_op"), cont_cond=_prop(op, "cont_cond"),
                                      w=_w(ops[0])),

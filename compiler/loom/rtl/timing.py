@@ -138,6 +138,29 @@ def _memory_timing(spec: UnitSpec) -> UnitTiming:
     return UnitTiming(tuple(arcs), frozenset(outs), self_ii)
 
 
+LSQ_DATA_LATENCY = EXTMEM_DATA_LATENCY + 1   # the address enters its entry, then the bridge's path
+
+
+def _queue_timing(spec: UnitSpec) -> UnitTiming:
+    """A load-store queue (templates/lsq.sv.j2) without collisions: an
+    allocation's ack a cycle later (its ready on the ack's), a load's data
+    LSQ_DATA_LATENCY after its address, the fence through at once. A load
+    that meets an older store to its element waits for that store's data:
+    a dependence of the data, not of the graph, so no arc models it."""
+    ld, st, rank = spec.params["ld"], spec.params["st"], len(spec.params["shape"])
+    arcs: list[Arc] = []
+    for j in range(ld):
+        ins = [("ld_addr", j * rank + k) for k in range(rank)]
+        arcs += _group(ins, [("ld_data", j)], latency=LSQ_DATA_LATENCY, valid_comb=False,
+                       ready_comb=False)
+    for g in range(len(spec.params["groups"])):
+        arcs.append(Arc(("alloc", g), ("ack", g), latency=1, valid_comb=False))
+    arcs.append(Arc(("fence", None), ("fence_done", None)))
+    holds = frozenset([("ld_data", j) for j in range(ld)]
+                      + [("ack", g) for g in range(len(spec.params["groups"]))])
+    return UnitTiming(tuple(arcs), holds, max(st, ld))
+
+
 def unit_timing(spec: UnitSpec) -> UnitTiming:
     """The timing of one unit as its template implements it (module docstring)."""
     f = spec.family
@@ -167,6 +190,8 @@ def unit_timing(spec: UnitSpec) -> UnitTiming:
                           frozenset() if t else frozenset(_lanes(spec, "out")))
     if f in ("memory", "extmemory"):
         return _memory_timing(spec)
+    if f == "lsq":
+        return _queue_timing(spec)
     if f == "load":
         ins = _lanes(spec, "in", ("addr", "ctrl"))
         arcs = _group(ins, _lanes(spec, "out", ("addr_to_mem",)))

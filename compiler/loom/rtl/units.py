@@ -557,7 +557,7 @@ def _lsq(p: _Params) -> UnitSpec:
     code = "_".join("".join(f"{kd[0]}{port}" for kd, port in g) for g in groups)
     shape_s = "x".join(map(str, shape))
     params = dict(ld=ld, st=st, shape=shape, w=w, aw=aw, groups=groups, lq=lq, sq=sq, k=k)
-    ctx = dict(params, rank=rank, strides=_strides(shape), dw=dw)
+    ctx = dict(params, rank=rank, strides=_strides(shape), dw=dw, depth=depth)
     module = f"loom_lsq_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}_q{lq}x{sq}_k{k}_g{code}"
     return UnitSpec("lsq", "lsq", module, params, ports, True, ctx)
 
