@@ -38,6 +38,7 @@ table is printed, whatever the kernels did.
     tools/run python bench/dynamatic_suite.py [KERNEL ...] [--float]
         [--dynamatic GITDIR] [--commit a1d6b1195] [--anchors TSV]
         [--out gen/bench/dynamatic] [--lock /work/helpers/cpu.lock]
+        [--ordering analysis|seed|lsq]
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from loom.ordering_modes import ORDERINGS
 from loom.sim.runner import file_lock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,9 +176,11 @@ def parse_run(code: int, stdout: str, stderr: str, tests: Path) -> tuple[str, in
 
 
 def run_kernel(k: Kernel, fpga20: int, include: Path, out: Path, tests: Path,
-               lock: Path | None) -> Row:
+               lock: Path | None, ordering: str | None = None) -> Row:
     cmd = [sys.executable, "-m", "loom.cli", "sim", str(k.source), "-I", str(include),
            "--ideal", "-o", str(out / "run" / k.name)]
+    if ordering is not None:
+        cmd += ["--ordering", ordering]
     with file_lock(lock):
         t = time.perf_counter()
         proc = subprocess.run(cmd, check=False, capture_output=True, text=True, cwd=ROOT)
@@ -251,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"the FPGA20 cycles TSV (default {ANCHORS})")
     ap.add_argument("--out", type=Path, default=WORK, help=f"work directory (default {WORK})")
     ap.add_argument("--lock", type=Path, help="flock this file around each kernel's loom sim")
+    ap.add_argument("--ordering", choices=ORDERINGS, default=None,
+                    help="the memory ordering of every run (default: loom sim's)")
     ap.add_argument("--float", dest="with_float", action=argparse.BooleanOptionalAction,
                     default=False, help="also the float kernels (default: integer only)")
     args = ap.parse_args(argv)
@@ -265,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     kernels = find_kernels(tests)
     todo = select(kernels, figures, args.kernels, args.with_float)
     _log(f"dynamatic: {len(todo)} kernels from {args.dynamatic} at {args.commit} into {out}")
-    rows = [run_kernel(k, figures[k.name], include, out, tests, args.lock) for k in todo]
+    rows = [run_kernel(k, figures[k.name], include, out, tests, args.lock, args.ordering)
+            for k in todo]
     print_table(rows)
     print_summary(rows, kernels, figures, args.with_float, args.commit)
     return 0

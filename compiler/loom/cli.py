@@ -203,7 +203,7 @@ def _add_ordering(p: argparse.ArgumentParser) -> None:
                    help="memory ordering: 'analysis' keeps only the orderings dependence "
                         "analysis cannot rule out; 'seed' keeps seed 000's full program order "
                         "of each array's accesses; 'lsq' is analysis plus a load-store queue "
-                        "for an array argument whose chain keeps a loop in order "
+                        "for an array argument whose chain keeps an innermost loop in order "
                         "(default: analysis, seed on a fabric)")
 
 

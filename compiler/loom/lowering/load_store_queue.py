@@ -1,9 +1,9 @@
 """A root memref behind a load-store queue (`--ordering lsq`).
 
-For an array argument whose chain of done tokens keeps a loop in order
-(dependence analysis cannot rule out that a store and another access reach
-one element in two iterations: a loaded subscript, a symbolic offset), the
-chain would run that loop one access at a time. The queue orders them by allocation
+For an array argument whose chain of done tokens keeps an innermost loop in
+order (dependence analysis cannot rule out that a store and another access
+reach one element in two of its iterations: a loaded subscript, a symbolic
+offset), the chain would run that loop one access at a time. The queue orders them by allocation
 instead (design.md, "the load-store queue"):
 
   group           a run of the root's accesses in one block with no region
@@ -26,6 +26,7 @@ from xdsl.ir import Block, BlockArgument, SSAValue
 
 from loom.dialects import handshake as hs
 from loom.lowering.builder import DfgBuilder
+from loom.lowering.dependence import enclosing_loops
 from loom.lowering.memory_control import SerialRecursive
 from loom.lowering.ordering import Chain
 from loom.lowering.records import Access, LoweringRecord
@@ -36,14 +37,20 @@ loop's accesses of a few iterations in flight at once."""
 
 
 def needs_queue(root: SSAValue, chains: list[Chain]) -> bool:
-    """An array argument with a chain of done tokens that keeps a loop in
-    order: a store and another access analysis cannot tell apart across
-    iterations (an address it cannot express, or one it cannot rule out),
-    loads among them (stores alone keep their order on their port).
-    The queue lets such iterations overlap where the addresses differ at run
-    time; the other arrays keep their chains."""
+    """An array argument with a chain of done tokens that keeps in order the
+    innermost loop around one of its accesses: a store and another access
+    analysis cannot tell apart across that loop's iterations (an address it
+    cannot express, or a dependence it cannot rule out), loads among them
+    (stores alone keep their order on their port). The queue lets such
+    iterations overlap where the addresses differ at run time. A chain that
+    keeps only outer loops in order already overlaps its inner iterations
+    (gaussian: 5,890 cycles so, 8,748 behind a queue); it and the other
+    arrays keep their chains."""
     return isinstance(root, BlockArgument) and any(
-        chain.kept and {a.kind for a in chain.accesses} == {"load", "store"} for chain in chains)
+        {a.kind for a in chain.accesses} == {"load", "store"}
+        and any(enclosing_loops(a)[-1:] and enclosing_loops(a)[-1] in chain.kept
+                for a in chain.accesses)
+        for chain in chains)
 
 
 class QueueAllocation(SerialRecursive):

@@ -91,7 +91,7 @@ def ordering_report(record: LoweringRecord) -> list[str]:
              for line in explain(_root_name(root), chains)]
     for root, groups in record.queues.items():
         lines.append(f"{_root_name(root)}: a load-store queue, {len(groups)} allocation "
-                     "group(s) (analysis keeps a loop of its accesses in order)")
+                     "group(s) (analysis keeps an innermost loop of its accesses in order)")
         lines += [f"  group {n}: " + ", ".join(_name(a) for a in g) for n, g in enumerate(groups)]
     return lines
 
