@@ -130,6 +130,6 @@ def test_compile_explains_the_orderings_it_keeps(workdir, capsys):
 
 def test_compile_refuses_an_unknown_ordering(workdir, capsys):
     with pytest.raises(SystemExit) as exit_:
-        main(["compile", "vecadd", "--ordering", "lsq"])
+        main(["compile", "vecadd", "--ordering", "fifo"])
     assert exit_.value.code == 2
-    assert "invalid choice: 'lsq'" in capsys.readouterr().err
+    assert "invalid choice: 'fifo'" in capsys.readouterr().err
