@@ -194,16 +194,19 @@ class _MemoryLike(IRDLOperation):
         if not isinstance(mem, MemRefType):
             raise VerifyException(f"memory type must be a memref, got {mem}")
         self._verify_port_operands(ld, st, mem)
-        want_out = 2 * ld + st
-        if len(self.results) != want_out:
-            raise VerifyException(
-                f"has {len(self.results)} results, expected {want_out} for ld = {ld}, "
-                f"st = {st} (load data, then store done, then load done)"
-            )
-        for l_ in range(ld):
-            check_same(self.results[l_].type, mem.get_element_type(), f"load #{l_} data result")
+        self._verify_results(ld, ld + st, f"for ld = {ld}, st = {st} (load data, then store "
+                             "done, then load done)", "done result")
+
+    def _verify_results(self, ld: int, controls: int, layout: str, control: str) -> None:
+        """Per load its data, then `controls` control tokens; an integer id."""
+        want = ld + controls
+        if len(self.results) != want:
+            raise VerifyException(f"has {len(self.results)} results, expected {want} {layout}")
+        elem = self.memref_type().get_element_type()
+        for j in range(ld):
+            check_same(self.results[j].type, elem, f"load #{j} data result")
         for i, r in enumerate(self.results[ld:]):
-            check_control(r.type, f"done result #{i}")
+            check_control(r.type, f"{control} #{i}")
         if not isinstance(self.attributes.get("id"), IntegerAttr):
             raise VerifyException("needs an integer attribute 'id'")
 
@@ -399,16 +402,8 @@ class LoadStoreQueueOp(_ExternalLike):
         self._verify_port_operands(ld, st, mem)
         for i, v in enumerate(self.inputs[len(self.port_inputs()):]):
             check_control(v.type, f"allocation or fence operand #{i}")
-        want_out = ld + len(groups) + 1
-        if len(self.results) != want_out:
-            raise VerifyException(f"has {len(self.results)} results, expected {want_out} "
-                                  "(load data, then an ack per group, then the fence's done)")
-        for j in range(ld):
-            check_same(self.results[j].type, mem.get_element_type(), f"load #{j} data result")
-        for i, r in enumerate(self.results[ld:]):
-            check_control(r.type, f"ack or fence result #{i}")
-        if not isinstance(self.attributes.get("id"), IntegerAttr):
-            raise VerifyException("needs an integer attribute 'id'")
+        self._verify_results(ld, len(groups) + 1, "(load data, then an ack per group, then "
+                             "the fence's done)", "ack or fence result")
 
 
 INIT_ATTR = "init"

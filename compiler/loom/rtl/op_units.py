@@ -52,17 +52,23 @@ _BINARY = {"addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
 _CASTS = {"extsi", "extui", "trunci", "index_cast", "index_castui"}
 
 
-def _memory(op: Operation) -> OpUnit:
-    ld, st = _prop(op, "ld_count"), _prop(op, "st_count")
-    mem_type = op.operands[0].type if op.name == "handshake.extmemory" else _prop(op, "mem_type")
-    assert isinstance(mem_type, MemRefType)
-    shape = tuple(mem_type.get_shape())
-    rank = len(shape)
+def _port_lanes(ld: int, st: int, rank: int) -> list[Lane]:
+    """A memory interface's port operands (seed 000: per store its data and
+    addresses, then per load its addresses) as unit lanes."""
     ins: list[Lane] = []
     for s in range(st):
         ins += [("st_data", s)] + [("st_addr", s * rank + k) for k in range(rank)]
     for j in range(ld):
         ins += [("ld_addr", j * rank + k) for k in range(rank)]
+    return ins
+
+
+def _memory(op: Operation) -> OpUnit:
+    ld, st = _prop(op, "ld_count"), _prop(op, "st_count")
+    mem_type = op.operands[0].type if op.name == "handshake.extmemory" else _prop(op, "mem_type")
+    assert isinstance(mem_type, MemRefType)
+    shape = tuple(mem_type.get_shape())
+    ins = _port_lanes(ld, st, len(shape))
     outs = _lanes("ld_data", ld) + _lanes("st_done", st) + _lanes("ld_done", ld)
     family = "extmemory" if op.name == "handshake.extmemory" else "memory"
     params = dict(ld=ld, st=st, shape=shape, w=data_width(mem_type.element_type), aw=INDEX_BITS)
@@ -77,14 +83,8 @@ def _queue(op: LoadStoreQueueOp) -> OpUnit:
     ld, st = op.num_loads, op.num_stores
     mem_type = op.memref_type()
     shape = tuple(mem_type.get_shape())
-    rank = len(shape)
-    ins: list[Lane] = []
-    for s in range(st):
-        ins += [("st_data", s)] + [("st_addr", s * rank + k) for k in range(rank)]
-    for j in range(ld):
-        ins += [("ld_addr", j * rank + k) for k in range(rank)]
     groups = op.groups
-    ins += _lanes("alloc", len(groups)) + [("fence", None)]
+    ins = _port_lanes(ld, st, len(shape)) + _lanes("alloc", len(groups)) + [("fence", None)]
     outs = _lanes("ld_data", ld) + _lanes("ack", len(groups)) + [("fence_done", None)]
     params = dict(ld=ld, st=st, shape=shape, w=data_width(mem_type.element_type), aw=INDEX_BITS,
                   groups=groups, lq=op.depth("lq"), sq=op.depth("sq"))
