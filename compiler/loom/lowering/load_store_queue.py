@@ -3,8 +3,8 @@
 For an array argument whose chain of done tokens keeps an innermost loop in
 order (dependence analysis cannot rule out that a store and another access
 reach one element in two of its iterations: a loaded subscript, a symbolic
-offset), the chain would run that loop one access at a time. The queue orders them by allocation
-instead (design.md, "the load-store queue"):
+offset), the chain would run that loop one access at a time. The queue
+orders them by allocation instead (design.md, "the load-store queue"):
 
   group           a run of the root's accesses in one block with no region
                   between them: alloc = token; token = ack (one op each)
@@ -48,8 +48,7 @@ def needs_queue(root: SSAValue, chains: list[Chain]) -> bool:
     arrays keep their chains."""
     return isinstance(root, BlockArgument) and any(
         {a.kind for a in chain.accesses} == {"load", "store"}
-        and any(enclosing_loops(a)[-1:] and enclosing_loops(a)[-1] in chain.kept
-                for a in chain.accesses)
+        and any(loops[-1] in chain.kept for loops in map(enclosing_loops, chain.accesses) if loops)
         for chain in chains)
 
 
@@ -102,9 +101,8 @@ def build_queue(b: DfgBuilder, record: LoweringRecord, root: SSAValue, group: li
         ports += [st.dfg_op.operands[rank], *st.dfg_op.operands[:rank]]
     for ld in loads:
         ports += list(ld.dfg_op.results[1:])
-    port_of = {id(a): ("ld", j) for j, a in enumerate(loads)} | \
-        {id(a): ("st", s) for s, a in enumerate(stores)}
-    groups = [[port_of[id(a)] for a in run] for run, _, _ in chain.groups]
+    port_of = {a: ("ld", j) for j, a in enumerate(loads)} | {a: ("st", s) for s, a in enumerate(stores)}
+    groups = [[port_of[a] for a in run] for run, _, _ in chain.groups]
     widest = max(sum(kind == k for kind, _ in g) for g in groups for k in ("ld", "st"))
     depth = max(QUEUE_DEPTH, 1 << (2 * widest - 1).bit_length())
     b.loc = group[0].scf_op.location

@@ -20,7 +20,8 @@ if TYPE_CHECKING:       # ordering.py builds on Access
 @dataclass(eq=False)
 class Access:
     scf_op: Operation                 # memref.load / memref.store
-    dfg_op: Operation                 # handshake.load / handshake.store
+    dfg_op: Operation                 # handshake.load / handshake.store (erased for a
+                                      # store behind a queue: the queue takes its operands)
     root: SSAValue                    # the root memref (func arg or alloca)
     kind: str                         # "load" | "store"
     order: int                        # global program order

@@ -464,6 +464,22 @@ def _strides(shape: tuple[int, ...]) -> list[int]:
     return strides
 
 
+def _element_bits(p: _Params, depth: int, aw: int) -> int:
+    """Bits of an element index of a `depth`-element array (at least 1), which
+    the `aw`-bit addresses must hold."""
+    if clog2(depth) > aw:
+        raise p.fail(f"address width aw={aw} cannot index {depth} elements")
+    return max(1, clog2(depth))
+
+
+def _master_ports(dw: int, w: int) -> tuple[Port, ...]:
+    """The master port of a unit in front of external memory (extmemory, lsq):
+    a read and a write per beat; in-order responses; mem_idle: nothing in
+    flight (the top's done waits for it)."""
+    return (Port("mem_req", "out", 0, None, master_request_fields(dw, w)),
+            Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
+
+
 @family("memory", "extmemory")
 def _memory(p: _Params) -> UnitSpec:
     ld, st = p.int("ld", 0, 64), p.int("st", 0, 64)
@@ -471,17 +487,13 @@ def _memory(p: _Params) -> UnitSpec:
     w, aw = p.int("w", 1, 4096), p.int("aw", 1, 64, default=64)
     if ld + st == 0:
         raise p.fail("needs at least one load or store port")
-    depth = 1
-    for d in shape:
-        depth *= d
+    depth = prod(shape)
     init = p.values("init", depth, w) if p.family == "memory" else None
     if init is not None and st:
         raise p.fail("a memory with contents (init) is read-only: no store ports")
     if p.family == "memory" and st == 0 and init is None:
         raise p.fail("an on-chip memory without store ports or contents would never hold data")
-    dw = max(1, clog2(depth))
-    if clog2(depth) > aw:
-        raise p.fail(f"address width aw={aw} cannot index {depth} elements")
+    dw = _element_bits(p, depth, aw)
     rank = len(shape)
     ports = _memory_ports(ld, st, rank, aw, w)
     shape_s = "x".join(map(str, shape))
@@ -494,10 +506,7 @@ def _memory(p: _Params) -> UnitSpec:
         params["init"] = f"<{depth} values, sha256 {digest}>"
         module += f"_rom{digest}"
     if p.family == "extmemory":
-        # master port: a read and a write per beat; in-order response;
-        # mem_idle: nothing in flight (the top's done waits for it)
-        ports += (Port("mem_req", "out", 0, None, master_request_fields(dw, w)),
-                  Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
+        ports += _master_ports(dw, w)
         # beats in flight: 2 keep one beat (a load and a store) per cycle
         # with a latency-1 memory (request slot, storage; the response
         # bypasses the queue and the credit it frees is reused in the same
@@ -544,16 +553,13 @@ def _lsq(p: _Params) -> UnitSpec:
             or max(sum(kd == "st" for kd, _ in g) for g in groups) > sq:
         raise p.fail("a group has more accesses than its queue has entries")
     depth = prod(shape)
-    dw = max(1, clog2(depth))
-    if clog2(depth) > aw:
-        raise p.fail(f"address width aw={aw} cannot index {depth} elements")
+    dw = _element_bits(p, depth, aw)
     rank = len(shape)
     ng = len(groups)
     ports = (Port("st_data", "in", w, st), Port("st_addr", "in", aw, st * rank),
              Port("ld_addr", "in", aw, ld * rank), Port("alloc", "in", 0, ng), Port("fence", "in", 0),
              Port("ld_data", "out", w, ld), Port("ack", "out", 0, ng), Port("fence_done", "out", 0),
-             Port("mem_req", "out", 0, None, master_request_fields(dw, w)),
-             Port("mem_resp", "in", w), Port("mem_idle", "out", 0, plain=True))
+             *_master_ports(dw, w))
     code = "_".join("".join(f"{kd[0]}{port}" for kd, port in g) for g in groups)
     shape_s = "x".join(map(str, shape))
     params = dict(ld=ld, st=st, shape=shape, w=w, aw=aw, groups=groups, lq=lq, sq=sq, k=k)
