@@ -84,6 +84,15 @@ struct pair { int x, y; };
 int struct_param(struct pair p, int a[4]) { return p.x + a[p.y]; }
 int main(void) { struct pair p = {1, 2}; int a[4] = {0}; return struct_param(p, a); }
 """, 2, "struct parameter 'p' ('struct pair p') is not supported"),
+    "struct_initializer": ("""\
+struct acc { int sum, peak; };
+int struct_initializer(int a[4]) {
+  struct acc s = {1, -100};
+  for (int i = 0; i < 4; i++) s.sum += a[i];
+  return s.sum + s.peak;
+}
+int main(void) { int a[4] = {1, 2, 3, 4}; return struct_initializer(a) != -89; }
+""", 3, "the initializer list of the local struct 's' is not supported; assign its fields"),
     "float_param": ("""\
 float float_param(float a[16]) {
   float s = 0.0f;

@@ -1,8 +1,8 @@
 """The front-end pipeline of design.md section 1: C to .ll, .llvm.mlir, .cf.mlir, .scf.mlir.
 
     clang -O0 (no optnone, no FP contraction, -g line tables)  -> <name>.ll
-    mlir-translate --import-llvm; mlir-opt --inline --mem2reg --sroa --cse
-        --canonicalize (generic form)                          -> <name>.llvm.mlir
+    mlir-translate --import-llvm; mlir-opt --inline --mem2reg --sroa
+        --mem2reg --cse --canonicalize (generic form)          -> <name>.llvm.mlir
     our raiser (xDSL)                                          -> <name>.cf.mlir
     mlir-opt --lift-cf-to-scf ... --test-scf-uplift-while-to-for
         --loop-invariant-code-motion ...                       -> <name>.scf.mlir
@@ -43,7 +43,9 @@ KERNELS_DIR = Path("kernels")
 CLANG_FLAGS = ["-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
                "-ffp-contract=off", "-gline-tables-only", "-fdebug-compilation-dir=.",
                "-fno-discard-value-names", "-Xclang", "-disable-llvm-passes"]
-LLVM_PASSES = ["--inline", "--mem2reg", "--sroa", "--cse", "--canonicalize"]
+# mem2reg again after sroa: the fields sroa splits out of a local struct (or a
+# local array read at constant indices) are scalars only mem2reg promotes.
+LLVM_PASSES = ["--inline", "--mem2reg", "--sroa", "--mem2reg", "--cse", "--canonicalize"]
 SCF_PASSES_HEAD = ["--lift-cf-to-scf", "--canonicalize", "--cse"]
 SCF_PASSES_UPLIFT = ["--test-scf-uplift-while-to-for"]
 SCF_PASSES_TAIL = ["--loop-invariant-code-motion", "--cse", "--canonicalize"]

@@ -517,6 +517,10 @@ class _Raiser:
                              "memories start empty); copy it into a local array")
         if name in self.funcs:
             self.fail(op, f"function pointers (taking the address of '{name}') are not supported")
+        if name.startswith("__const."):    # clang's copy source of a local aggregate's init
+            local = name.rsplit(".", 1)[-1]
+            self.fail(op, f"the initializer list of the local struct '{local}' is not "
+                          "supported; assign its fields one by one")
         self.fail(op, f"global variables ('{name}') are not supported; pass arrays as "
                       "parameters of the top function")
 
