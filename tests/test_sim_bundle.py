@@ -101,3 +101,25 @@ def test_memory_without_elem_size_compares_values(tmp_path):
     b = Bundle("m", expected_memory_regions=[MemoryRegion(0, 0, [1, 2])])
     assert compare(b, Outcome([[]], {0: [1, 2]})) == []
     assert compare(b, Outcome([[]], {0: [1, 3]})) == ["memory arg 0[1]: expected 2, got 3"]
+
+
+def test_float_results_and_memories_compare_as_floats():
+    """A float (by arg_types / result_types) is its pattern; any NaN equals any NaN,
+    -0 is not +0, and a message shows the number and the pattern. Integers as before."""
+    from loom.bundle import MemoryRegion, float_width
+    nan, other_nan, minus_zero = 0x7FC00000, 0xFFC00001, 0x80000000
+    b = Bundle("f", expected_outputs=[ExpectedOutput(0, [nan]), ExpectedOutput(1, [0])],
+               expected_memory_regions=[MemoryRegion(0, 4, [nan, 0x3FC00000]),
+                                        MemoryRegion(1, 4, [nan])],
+               extra={"arg_types": ["memref<2xf32>", "memref<1xi32>"],
+                      "result_types": ["f32", "f64"]})
+    same = Outcome([[other_nan, 0]], {0: [0x7F800001, 0x3FC00000], 1: [nan]}, [32, 64])
+    assert compare(b, same) == []
+    differ = Outcome([[nan, 1 << 63]], {0: [nan, minus_zero], 1: [other_nan]}, [32, 64])
+    assert compare(b, differ) == [
+        "result 1: expected 0.0 (0x0000000000000000), got -0.0 (0x8000000000000000)",
+        "memory arg 0[1]: expected 1.5 (0x3fc00000), got -0.0 (0x80000000)",
+        f"memory arg 1[0]: expected {nan}, got {other_nan - (1 << 32)}",   # integers
+    ]
+    assert [float_width(t) for t in ("f32", "memref<4x?xf64>", "i32", "memref<2xi32>",
+                                     "f16", None)] == [32, 64, None, None, None, None]

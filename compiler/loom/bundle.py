@@ -17,7 +17,10 @@ in LOOM.
 `arg_index` / `memref_arg_index` count the top function's parameters in order.
 Values are plain integers as C sees them (signed or unsigned as declared);
 comparisons are on bit patterns of the element width, so -1 equals 0xffffffff
-for a 32-bit element. Tags are kept and written back; nothing checks them.
+for a 32-bit element. A float (an `f32` / `f64` in arg_types or result_types,
+or the elements of a memref of them) is its IEEE bit pattern, and compares
+with loom.floats.same: any NaN equals any NaN (issue 33). Tags are kept and
+written back; nothing checks them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from loom import floats
 from loom.diagnostics import LoomError, Location
 
 
@@ -253,6 +257,37 @@ def _as_signed(value: int, width: int) -> int:
     return value - (1 << width) if width and value >> (width - 1) else value
 
 
+def float_width(type_text: Any) -> int | None:
+    """32 or 64 when a bundle type (`f32`, `memref<16xf64>`) is, or holds, a float
+    of a format loom.floats has; None otherwise (an integer, or no type given)."""
+    if not isinstance(type_text, str):
+        return None
+    text = type_text.strip()
+    if text.startswith("memref<") and text.endswith(">"):
+        text = text[len("memref<"):-1].split(",")[0].split("x")[-1].strip()
+    return {"f32": 32, "f64": 64}.get(text)
+
+
+def _types(bundle: Bundle, key: str) -> list[Any]:
+    types = bundle.extra.get(key)
+    return types if isinstance(types, list) else []
+
+
+def _same(a: int, b: int, width: int, float_bits: int | None) -> bool:
+    if float_bits is not None:
+        return floats.same(float_bits, bits(a, float_bits), bits(b, float_bits))
+    return bits(a, width) == bits(b, width)
+
+
+def _show(value: int, width: int, float_bits: int | None) -> str:
+    """A value as a message gives it: a float's number and pattern, an integer signed."""
+    if float_bits is None:
+        return str(_as_signed(value, width))
+    pattern = bits(value, float_bits)
+    number = float(floats.fmt(float_bits).value(pattern))
+    return f"{number!r} (0x{pattern:0{float_bits // 4}x})"
+
+
 def compare(bundle: Bundle, outcome: Outcome, memories: bool = True) -> list[str]:
     """Mismatches between an outcome and the bundle's expectations ([] when equal).
 
@@ -262,30 +297,35 @@ def compare(bundle: Bundle, outcome: Outcome, memories: bool = True) -> list[str
     """
     problems: list[str] = []
     several = bundle.start_token_count > 1
+    result_types, arg_types = _types(bundle, "result_types"), _types(bundle, "arg_types")
     for exp in bundle.expected_outputs:
         i = exp.result_index
         w = outcome.result_widths[i] if i < len(outcome.result_widths) else 64
+        fw = float_width(result_types[i]) if i < len(result_types) else None
         for k, want in enumerate(exp.data):
             where = f"invocation {k}: " if several else ""
             got = outcome.results[k] if k < len(outcome.results) else []
             value = got[i] if i < len(got) else None
             if value is None:
-                problems.append(f"{where}result {i}: expected {want}, got nothing")
-            elif bits(want, w) != bits(value, w):
-                problems.append(f"{where}result {i}: expected {_as_signed(want, w)}, "
-                                f"got {_as_signed(value, w)}")
+                shown = want if fw is None else _show(want, w, fw)
+                problems.append(f"{where}result {i}: expected {shown}, got nothing")
+            elif not _same(want, value, w, fw):
+                problems.append(f"{where}result {i}: expected {_show(want, w, fw)}, "
+                                f"got {_show(value, w, fw)}")
     for region in bundle.expected_memory_regions if memories else []:
-        got_mem = outcome.memories.get(region.memref_arg_index)
+        arg = region.memref_arg_index
+        got_mem = outcome.memories.get(arg)
         if got_mem is None:
-            problems.append(f"memory arg {region.memref_arg_index}: not produced")
+            problems.append(f"memory arg {arg}: not produced")
             continue
         w = 8 * region.elem_size_bytes or 64   # 0: LOOM's values are unsigned patterns
+        fw = float_width(arg_types[arg]) if 0 <= arg < len(arg_types) else None
         for idx, (e, g) in enumerate(zip(region.values, got_mem)):
-            if bits(e, w) != bits(g, w):
-                problems.append(f"memory arg {region.memref_arg_index}[{idx}]: "
-                                f"expected {_as_signed(e, w)}, got {_as_signed(g, w)}")
+            if not _same(e, g, w, fw):
+                problems.append(f"memory arg {arg}[{idx}]: "
+                                f"expected {_show(e, w, fw)}, got {_show(g, w, fw)}")
                 break
         if len(got_mem) != len(region.values):
-            problems.append(f"memory arg {region.memref_arg_index}: expected "
+            problems.append(f"memory arg {arg}: expected "
                             f"{len(region.values)} elements, got {len(got_mem)}")
     return problems

@@ -18,11 +18,14 @@ import re
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import (
+    AnyFloat,
     CallSiteLoc,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
@@ -38,6 +41,7 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 
+from loom import floats
 from loom.diagnostics import LoomError, Location
 from loom.dialects.arith_extras import arith_dialect
 from loom.dialects.memref_extras import memref_dialect
@@ -76,7 +80,33 @@ class ParsedModule:
     op_positions: dict[Operation, Location] = field(default_factory=dict)
 
 
-class _LocatingParser(Parser):
+class FloatPatternParser(Parser):
+    """xDSL's parser, reading a hex element of a float dense literal as the
+    bit pattern MLIR means by it (every MLIR text the tool reads goes through
+    it: the LLVM dialect from mlir-translate, the SCF from mlir-opt, our own)."""
+
+    def __init__(self, ctx: Context, text: str, filename: str):
+        super().__init__(ctx, text, filename)
+        self.literal_elements: list[Any] = []   # of the dense literal being parsed
+
+    def _parse_tensor_literal_element(self) -> Any:
+        element = super()._parse_tensor_literal_element()
+        self.literal_elements.append(element)
+        return element
+
+    def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
+        # xDSL prints an inf or NaN element of a float dense literal as its bit
+        # pattern (`0x7f800000`), as MLIR does, but parses it back as the integer
+        # 2139095040: the hex elements are read again as patterns here
+        outer, self.literal_elements = self.literal_elements, []
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(type)
+            return _hex_float_elements(attr, self.literal_elements)
+        finally:
+            self.literal_elements = outer
+
+
+class _LocatingParser(FloatPatternParser):
     """Parser that records the source position of every op it parses."""
 
     def __init__(self, ctx: Context, text: str, filename: str):
@@ -119,6 +149,24 @@ class _LocatingParser(Parser):
             if at < 0:
                 raise
             raise ParseError(Span(at, at + len(name), self.lexer.input), err.msg) from None
+
+
+def _hex_float_elements(attr: DenseIntOrFPElementsAttr,
+                        elements: list[Any]) -> DenseIntOrFPElementsAttr:
+    """`attr` with each hex element of an f32 / f64 literal taken as its bit pattern
+    (a splat's one element stands for all)."""
+    element_type = attr.get_element_type()
+    hexes = [e.span.text.lower().startswith("0x") for e in elements]
+    if not isinstance(element_type, AnyFloat) or element_type.bitwidth not in floats.FORMATS \
+            or not any(hexes):
+        return attr
+    f = floats.fmt(element_type.bitwidth)
+    values = list(attr.get_values())
+    for j in range(len(values)):
+        k = j if len(elements) == len(values) else 0
+        if hexes[k]:
+            values[j] = float(f.value(int(elements[k].value)))
+    return DenseIntOrFPElementsAttr.from_list(attr.type, values)
 
 
 def parse(text: str, filename: str, ctx: Context | None = None) -> ParsedModule:
@@ -311,6 +359,7 @@ def print_module(module: Operation) -> str:
 
 
 __all__ = [
+    "FloatPatternParser",
     "ParsedModule",
     "load_module",
     "make_context",

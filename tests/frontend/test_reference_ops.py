@@ -94,6 +94,21 @@ def test_unused_poison_is_harmless_but_a_poison_result_fails(tmp_path):
         _run(tmp_path, body, [("i32", 1), ("i32", 5)], "i32")
 
 
+def test_poison_flows_through_float_ops(tmp_path):
+    # a float op of an undefined value is undefined (not a NaN): returning it fails
+    body = ("  %p = ub.poison : f32\n  %s = arith.addf %a0, %p : f32\n"
+            "  %r = arith.fptosi %s : f32 to i32\n  return %r : i32")
+    with pytest.raises(RunFailed, match="poison"):
+        _run(tmp_path, body, [("f32", 0x3F800000)], "i32")
+
+
+def test_float_division_by_zero_is_no_error(tmp_path):
+    # IEEE: 1 / -0 is -inf, 0 / 0 the canonical NaN (the integer ops' error does not apply)
+    body = "  %r = arith.divf %a0, %a1 : f32\n  return %r : f32"
+    assert _run(tmp_path, body, [("f32", 0x3F800000), ("f32", 0x80000000)], "f32") == 0xFF800000
+    assert _run(tmp_path, body, [("f32", 0), ("f32", 0)], "f32") == 0x7FC00000
+
+
 def test_oversized_shift_is_poison(tmp_path):
     body = "  %r = arith.shli %a0, %a1 : i8\n  return %r : i8"
     with pytest.raises(RunFailed, match="poison"):

@@ -93,25 +93,41 @@ int struct_initializer(int a[4]) {
 }
 int main(void) { int a[4] = {1, 2, 3, 4}; return struct_initializer(a) != -89; }
 """, 3, "the initializer list of the local struct 's' is not supported; assign its fields"),
-    "float_param": ("""\
-float float_param(float a[16]) {
-  float s = 0.0f;
+    "long_double_param": ("""\
+long double long_double_param(long double a[16]) {
+  long double s = 0.0L;
   for (int i = 0; i < 16; i++) s += a[i];
   return s;
 }
-int main(void) { float a[16] = {0}; return (int)float_param(a); }
-""", 1, "floating-point parameter 'a' ('float a[16]') is not supported"),
-    "float_local": ("""\
-int float_local(int a[16]) {
+int main(void) { long double a[16] = {0}; return (int)long_double_param(a); }
+""", 1, "floating-point parameter 'a' ('long double a[16]') is not supported (float and "
+        "double only)"),
+    "long_double_local": ("""\
+int long_double_local(int a[16]) {
   int s = 0;
   for (int i = 0; i < 16; i++) {
-    double d = a[i] * 0.5;
+    long double d = a[i] * 0.5L;
     s += (int)d;
   }
   return s;
 }
-int main(void) { int a[16] = {0}; return float_local(a); }
-""", 4, "floating point is not supported"),
+int main(void) { int a[16] = {0}; return long_double_local(a); }
+""", 4, "the floating-point type f80 is not supported (float and double only)"),
+    "math_function": ("""\
+#include <math.h>
+void math_function(float a[16]) {
+  for (int i = 0; i < 16; i++) a[i] = sinf(a[i]);
+}
+int main(void) { float a[16] = {0}; math_function(a); return 0; }
+""", 3, "the math function 'sinf' is not supported (floating point has + - * /, sqrt, fabs, "
+        "fmin, fmax, comparisons and casts)"),
+    "float_remainder": ("""\
+#include <math.h>
+void float_remainder(double a[16], double m) {
+  for (int i = 0; i < 16; i++) a[i] = fmod(a[i], m);
+}
+int main(void) { double a[16] = {0}; float_remainder(a, 3.0); return 0; }
+""", 3, "the math function 'fmod' is not supported"),
     "pointer_param": ("""\
 int pointer_param(int *p, int n) {
   int s = 0;

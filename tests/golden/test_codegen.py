@@ -15,7 +15,7 @@ import pytest
 from loom.golden.actor import Actor, drive_actor
 from loom.golden.codegen import generate
 from loom.golden.graph import Graph
-from loom.golden.ops import arith
+from loom.golden.ops import arith, arith_float
 from loom.golden.ops.buffer import Buffer
 from loom.golden.ops.carry import Carry
 from loom.golden.ops.compose import Bundle, Compose, Decompose, Unbundle
@@ -48,8 +48,39 @@ def _bits(rng: random.Random, n: int = 40) -> list[int]:
     return [rng.randrange(2) for _ in range(n)]
 
 
-#: name -> (a new actor, its input streams from a seeded Random)
 Case = tuple[Callable[[], Actor], Callable[[random.Random], list[list]]]
+
+#: f32 corners: +-0, subnormals, 1, -2.75, the greatest finite, +-inf, NaNs
+FLOAT_EDGES = [0, 0x80000000, 1, 0x007FFFFF, 0x3F800000, 0xC0300000, 0x7F7FFFFF, 0x7F800000,
+               0xFF800000, 0x7FC00000, 0xFFC00001]
+
+
+def _floats(rng: random.Random, n: int = 40, width: int = 32) -> list[int]:
+    if width == 64:    # an f32 pattern widened keeps its class (zero, NaN, ...) roughly
+        return [v << 32 for v in _floats(rng, n)]
+    return [rng.choice(FLOAT_EDGES) if rng.random() < 0.4 else rng.randrange(1 << 32)
+            for _ in range(n)]
+
+
+_FLOAT_BINARY = (arith_float.AddF, arith_float.SubF, arith_float.MulF, arith_float.DivF,
+                 arith_float.RemF, arith_float.MinNumF, arith_float.MaxNumF)
+FLOAT_CASES: dict[str, Case] = {
+    **{cls.__name__: ((lambda cls=cls: cls(32)), lambda r: [_floats(r), _floats(r, 30)])
+       for cls in _FLOAT_BINARY},
+    **{f"CmpF_{p}": ((lambda p=p: arith_float.CmpF(p, 32)), lambda r: [_floats(r), _floats(r)])
+       for p in ("oeq", "ult", "uno", "true")},
+    **{cls.__name__: ((lambda cls=cls: cls(64)), lambda r: [_floats(r, width=64)])
+       for cls in (arith_float.NegF, arith_float.AbsF, arith_float.SqrtF)},
+    "SIToFP": (lambda: arith_float.SIToFP(W, 32), lambda r: [_data(r)]),
+    "UIToFP": (lambda: arith_float.UIToFP(W, 64), lambda r: [_data(r)]),
+    "FPToSI": (lambda: arith_float.FPToSI(32, W), lambda r: [_floats(r)]),
+    "FPToUI": (lambda: arith_float.FPToUI(64, W), lambda r: [_floats(r, width=64)]),
+    "ConvertF": (lambda: arith_float.ConvertF(64, 32), lambda r: [_floats(r, width=64)]),
+    "Bitcast": (lambda: arith_float.Bitcast(32, 32), lambda r: [_floats(r)]),
+}
+
+
+#: name -> (a new actor, its input streams from a seeded Random)
 CASES: dict[str, Case] = {
     **{cls.__name__: ((lambda cls=cls: cls(W)), lambda r: [_data(r), _data(r, 30)])
        for cls in (arith.AddI, arith.SubI, arith.MulI, arith.DivSI, arith.DivUI, arith.RemSI,
@@ -111,6 +142,7 @@ CASES: dict[str, Case] = {
     "Unbundle": (lambda: Unbundle(1), lambda r: [[(a, b) for a, b in zip(_data(r), _data(r))]]),
     "Bundle": (lambda: Bundle(1), lambda r: [[None] * 9, _data(r), _data(r, 12)]),
     "Return": (lambda: Return(2), lambda r: [_data(r, 3), _data(r, 2)]),
+    **FLOAT_CASES,
 }
 
 

@@ -1,13 +1,14 @@
 """Upstream `arith` ops that MLIR has and xDSL 0.74 lacks.
 
-MLIR's lowering of C emits `arith.index_castui` (zero-extending index cast);
-xDSL 0.74 only defines `arith.index_cast`. `arith_dialect()` is xDSL's arith
-dialect plus these ops, with MLIR's syntax.
+MLIR's lowering of C emits `arith.index_castui` (zero-extending index cast)
+and `arith.remf` (C's fmod on float operands, issue 33); xDSL 0.74 defines
+neither. `arith_dialect()` is xDSL's arith dialect plus these ops, with
+MLIR's syntax.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.arith import Arith
+from xdsl.dialects.arith import Arith, FloatingPointLikeBinaryOperation
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, result_def, traits_def
@@ -39,11 +40,20 @@ class IndexCastUIOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class RemFOp(FloatingPointLikeBinaryOperation):
+    """`%r = arith.remf %a, %b : f32`: the remainder of the truncated quotient (C's fmod)."""
+
+    name = "arith.remf"
+
+    traits = traits_def(Pure())
+
+
 def arith_dialect() -> Dialect:
     """xDSL's arith dialect extended with the ops above."""
     return Dialect(
         "arith",
-        [*Arith.operations, IndexCastUIOp],
+        [*Arith.operations, IndexCastUIOp, RemFOp],
         list(Arith.attributes),
         list(Arith._interfaces),  # pyright: ignore[reportPrivateUsage]
     )

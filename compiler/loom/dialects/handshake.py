@@ -61,6 +61,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from loom import floats
 from loom.dialects import syntax
 from loom.dialects.channel_types import (
     ChannelType,
@@ -68,6 +69,7 @@ from loom.dialects.channel_types import (
     ExtraSignalAttr,
     check_edge_type,
     data_type,
+    data_width,
 )
 from loom.dialects.edge_checks import (
     check_all_same,
@@ -619,6 +621,15 @@ class ConstantOp(IRDLOperation):
             printer.print_attribute(self.ctrl.type)
             printer.print_string(", ")
         printer.print_attribute(self.result.type)
+
+    @property
+    def bits(self) -> int:
+        """The value as the token's bit pattern (a float's IEEE pattern, NaN canonical)."""
+        width = data_width(self.result.type)
+        if isinstance(self.value, FloatAttr):
+            return floats.fmt(width).bits(self.value.value.data)
+        assert isinstance(self.value, IntegerAttr)
+        return self.value.value.data & ((1 << width) - 1)
 
     def verify_(self) -> None:
         check_control(self.ctrl.type, "ctrl")

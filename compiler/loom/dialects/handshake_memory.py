@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, IndexType, IntegerAttr,
-                                   MemRefType, NoneType, StringAttr, i32)
+from xdsl.dialects.builtin import (AnyFloat, ArrayAttr, DenseIntOrFPElementsAttr, IndexType,
+                                   IntegerAttr, MemRefType, NoneType, StringAttr, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -39,6 +39,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from loom import floats
 from loom.dialects import syntax
 from loom.dialects.channel_types import check_edge_type
 from loom.dialects.edge_checks import check_address, check_all_same, check_control, check_same
@@ -414,11 +415,16 @@ constants; lowering/memory_interface.py)."""
 
 def memory_init(op: Operation) -> list[int] | None:
     """The contents a handshake.memory starts with (None: undefined, as a C
-    local array), as signed or unsigned integers as written."""
+    local array): integers signed or unsigned as written, floats as their
+    IEEE bit patterns (loom.floats, NaN canonical)."""
     table = op.attributes.get(INIT_ATTR)
-    if isinstance(table, DenseIntOrFPElementsAttr):
-        return [int(v) for v in table.get_values()]
-    return None
+    if not isinstance(table, DenseIntOrFPElementsAttr):
+        return None
+    element = table.get_element_type()
+    if isinstance(element, AnyFloat):
+        f = floats.fmt(element.bitwidth)
+        return [f.bits(v) for v in table.get_values()]
+    return [int(v) for v in table.get_values()]
 
 
 @irdl_op_definition

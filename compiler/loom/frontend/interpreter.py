@@ -10,7 +10,7 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Region
 
 from loom.frontend.reference_ops import (ArithSemantics, Budget, ControlSemantics,
-                                         MemrefSemantics)
+                                         FloatSemantics, MemrefSemantics)
 
 DEFAULT_STEPS = 50_000_000
 
@@ -59,7 +59,8 @@ def reference_interpreter(module: ModuleOp, max_steps: int = DEFAULT_STEPS,
                           listeners: tuple[Interpreter.Listener, ...] = ()) -> Interpreter:
     """An interpreter of `module` with the reference's semantics and step budget."""
     interp = _Interpreter(module, listeners=listeners)
-    for impls in (FuncFunctions(), ArithSemantics(), MemrefSemantics(), ControlSemantics()):
+    for impls in (FuncFunctions(), ArithSemantics(), FloatSemantics(), MemrefSemantics(),
+                  ControlSemantics()):
         interp.register_implementations(impls, override=True)
     interp.set_data(ArithSemantics, "budget", Budget(max_steps))
     return interp

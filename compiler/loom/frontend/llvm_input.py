@@ -17,10 +17,10 @@ from xdsl.dialects.builtin import (Builtin, CallSiteLoc, FileLineColLoc, FusedLo
                                    NameLoc)
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
 from loom.diagnostics import LoomError, Location
+from loom.ir import FloatPatternParser
 
 _ALIAS_DEF = re.compile(r"^#(\w+) = (.*)$")
 _FUSED_META = re.compile(r"fused<[^\[\]]*?>\[")
@@ -92,7 +92,7 @@ def parse_llvm_dialect(text: str, path: Path) -> ModuleOp:
     ctx = Context(allow_unregistered=True)
     ctx.load_dialect(Builtin)
     try:
-        return Parser(ctx, simplify(text), str(path)).parse_module()
+        return FloatPatternParser(ctx, simplify(text), str(path)).parse_module()
     except ParseError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "parse error"
         raise LoomError(f"cannot read the LLVM dialect (a bug in loom): {first}",

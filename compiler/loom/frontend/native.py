@@ -168,7 +168,7 @@ def capture(tc: Toolchain, kernel: Path, sig: Signature, cflags: list[str],
         (d / "helper.c").write_text(HELPER_C)
         exe = d / "kernel"
         run_tool([tc.clang, *NATIVE_FLAGS, str(d / "kernel.ll"), str(d / "helper.c"),
-                  "-o", str(exe)], what="the native build")
+                  "-o", str(exe), "-lm"], what="the native build")   # sqrtf and the like
         cap = d / "capture.txt"
         status = _run(exe, cap, sig, main_loc)
         lines = cap.read_text().splitlines() if cap.exists() else []
@@ -216,6 +216,12 @@ def _signed(t: str) -> str:
     return f"(({t})-1 < ({t})0)"
 
 
+def _pattern(value: str) -> str:
+    """A float's bit pattern (a cast would convert the value), an integer's value."""
+    return (f"({{ unsigned long long __b = 0; __builtin_memcpy(&__b, &{value}, "
+            f"sizeof {value}); __b; }})")
+
+
 def _wrapper(sig: Signature) -> str:
     lines = ['#line 1 "<loom native wrapper>"', _PROTOS]
     for p in sig.params:
@@ -228,21 +234,26 @@ def _wrapper(sig: Signature) -> str:
     lines.append("  __loom_cap_enter();")
     after = []
     for p in sig.params:
+        # a float's pattern is unsigned, as the model's values are
         if p.shape is None:
-            lines.append(f"  __loom_cap_scalar({p.index}, (unsigned long long)a{p.index}, "
-                         f"(int)sizeof(a{p.index}), {_signed(f'__loom_t{p.index}')});")
+            bits = _pattern(f"a{p.index}") if p.is_float else f"(unsigned long long)a{p.index}"
+            signed = "0" if p.is_float else _signed(f"__loom_t{p.index}")
+            lines.append(f"  __loom_cap_scalar({p.index}, {bits}, (int)sizeof(a{p.index}), "
+                         f"{signed});")
             continue
         elem = f"__typeof__((*(__loom_t{p.index} *)0){'[0]' * len(p.shape)})"
+        signed = "0" if p.is_float else _signed(elem)
         lines.append(f"  __loom_cap_array_in({p.index}, (const void *)a{p.index}, "
-                     f"{p.elements}L, (int)sizeof({elem}), {_signed(elem)});")
+                     f"{p.elements}L, (int)sizeof({elem}), {signed});")
         after.append(f"  __loom_cap_array_out({p.index}, (const void *)a{p.index});")
     lines.append("  __loom_cap_check();")
     if void:
         lines.append(f"  {sig.name}({names});")
     else:
         lines.append(f"  __loom_tr r = {sig.name}({names});")
-        after.append("  __loom_cap_result((unsigned long long)r, (int)sizeof(r), "
-                     f"{_signed('__loom_tr')});")
+        bits = _pattern("r") if sig.result_float else "(unsigned long long)r"
+        signed = "0" if sig.result_float else _signed("__loom_tr")
+        after.append(f"  __loom_cap_result({bits}, (int)sizeof(r), {signed});")
     lines += after
     if not void:
         lines.append("  return r;")

@@ -14,10 +14,11 @@ import time
 from pathlib import Path
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.utils.exceptions import InterpretationError
 
+from loom import floats
 from loom.addressing import stray_warnings
 from loom.bundle import Bundle, Outcome, bits, compare, load_bundle
 from loom.diagnostics import LoomError, Location
@@ -114,13 +115,17 @@ def _memories(fn: func.FuncOp, bundle: Bundle, path: Path) -> dict[int, Memory]:
     return memories
 
 
+def _is_float(t: object) -> bool:
+    return isinstance(t, AnyFloat) and t.bitwidth in floats.FORMATS
+
+
 def _arguments(fn: func.FuncOp, bundle: Bundle, path: Path, memories: dict[int, Memory],
                invocation: int) -> list[object]:
     args: list[object] = []
     for k, t in enumerate(fn.function_type.inputs.data):
         if isinstance(t, MemRefType):
             args.append(memories[k])
-        elif isinstance(t, IntegerType):
+        elif isinstance(t, IntegerType) or _is_float(t):   # a float's input: its pattern
             value = bundle.scalar(k, invocation)
             if value is None:
                 raise LoomError(f"the bundle has no scalar input for argument {k}",

@@ -6,25 +6,30 @@ propagates through arithmetic and is an error where it decides anything
 (branch, address, store, result). Integer semantics are MLIR arith's:
 wrap-around in the op's width, signed ops read the pattern as two's complement.
 Division by zero and shifts by the width or more are errors / poison, as in
-MLIR. Loop iterations and branches count against a step budget.
+MLIR. An `f32` / `f64` is its IEEE bit pattern too, and its ops are
+loom.floats' (issue 33): canonical NaN results, saturating float-to-integer
+conversions. Loop iterations and branches count against a step budget.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from xdsl.dialects import arith, cf, memref, scf, ub
-from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IndexType, IntegerAttr, IntegerType,
-                                   MemRefType)
+from xdsl.dialects import arith, cf, math, memref, scf, ub
+from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IndexType,
+                                   IntegerAttr, IntegerType, MemRefType)
 from xdsl.interpreter import (Interpreter, InterpreterFunctions, PythonValues,
                               ReturnedValues, Successor, impl, impl_terminator,
                               register_impls)
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
+from loom import floats
 from loom.addressing import Address, row_major
+from loom.dialects.arith_extras import RemFOp
 from loom.dialects.memref_extras import GlobalOp
 from loom.frontend.mlir_ir import IndexCastUIOp
 
@@ -81,7 +86,18 @@ def width_of(t: Attribute) -> int:
         return t.width.data
     if isinstance(t, IndexType):
         return INDEX_BITS
+    if isinstance(t, AnyFloat) and t.bitwidth in floats.FORMATS:
+        return t.bitwidth
     raise RunError(f"values of type {t} are not supported")
+
+
+def element_bits(value: int | float, t: Attribute) -> int:
+    """The pattern of a constant (an attribute's value) of type t: a float's
+    IEEE pattern (NaN canonical), an integer's two's complement."""
+    w = width_of(t)
+    if isinstance(t, AnyFloat):
+        return floats.fmt(w).bits(value)
+    return int(value) & ((1 << w) - 1)
 
 
 def to_signed(v: int, w: int) -> int:
@@ -196,6 +212,8 @@ class ArithSemantics(InterpreterFunctions):
     def run_constant(self, interp: Interpreter, op: arith.ConstantOp,
                      args: PythonValues) -> PythonValues:
         value = op.value
+        if isinstance(value, FloatAttr):
+            return (element_bits(value.value.data, op.result.type),)
         if not isinstance(value, IntegerAttr):
             raise RunError(f"constant {value} is not supported", op)
         return (_norm(int(value.value.data), op.result.type),)
@@ -265,6 +283,84 @@ class ArithSemantics(InterpreterFunctions):
         return (POISON,)
 
 
+# --- floating point (loom.floats on bit patterns) --------------------------------------
+
+
+def _fwidth(v: SSAValue) -> int:
+    return width_of(v.type)
+
+
+#: an op's implementation as xDSL's interpreter calls it (self, interp, op, args)
+OpImpl = Callable[[Any, Interpreter, Operation, PythonValues], PythonValues]
+
+
+def _float_op(fn: Callable[[Operation, list[int]], int]) -> OpImpl:
+    """A float op: poison in, poison out; else fn(op, operand patterns)."""
+    def run(self: Any, interp: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        if any(a is POISON for a in args):
+            return (POISON,)
+        return (fn(op, list(args)),)
+    return run
+
+
+def _binary_f(fn: Callable[[int, int, int], int]) -> OpImpl:
+    return _float_op(lambda op, ab: fn(_fwidth(op.results[0]), *ab))
+
+
+def _unary_f(fn: Callable[[int, int], int]) -> OpImpl:
+    return _float_op(lambda op, a: fn(_fwidth(op.results[0]), *a))
+
+
+def _cmpf(op: Operation, ab: list[int]) -> int:
+    assert isinstance(op, arith.CmpfOp)
+    return floats.cmpf(floats.CMPF_NAMES[op.predicate.value.data], _fwidth(op.lhs), *ab)
+
+
+def _from_int(is_signed: bool) -> OpImpl:
+    return _float_op(lambda op, a: floats.from_int(
+        _fwidth(op.results[0]), a[0], _fwidth(op.operands[0]), is_signed))
+
+
+def _to_int(is_signed: bool) -> OpImpl:
+    return _float_op(lambda op, a: floats.to_int(
+        _fwidth(op.operands[0]), a[0], _fwidth(op.results[0]), is_signed))
+
+
+def _convert(op: Operation, a: list[int]) -> int:
+    return floats.convert(a[0], _fwidth(op.operands[0]), _fwidth(op.results[0]))
+
+
+def _bitcast(op: Operation, a: list[int]) -> int:
+    """iN <-> fN of one width: the pattern is the value on both sides (an index
+    is a signed int here, not a pattern, and MLIR's bitcast takes none)."""
+    if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
+        raise RunError("arith.bitcast of an index is not supported", op)
+    return a[0]
+
+
+@register_impls
+class FloatSemantics(InterpreterFunctions):
+    """arith's float ops, math.absf and math.sqrt: loom.floats on bit patterns."""
+    run_addf = impl(arith.AddfOp)(_binary_f(floats.add))
+    run_subf = impl(arith.SubfOp)(_binary_f(floats.sub))
+    run_mulf = impl(arith.MulfOp)(_binary_f(floats.mul))
+    run_divf = impl(arith.DivfOp)(_binary_f(floats.div))
+    run_remf = impl(RemFOp)(_binary_f(floats.rem))
+    run_minnumf = impl(arith.MinnumfOp)(_binary_f(floats.minnum))
+    run_maxnumf = impl(arith.MaxnumfOp)(_binary_f(floats.maxnum))
+    run_negf = impl(arith.NegfOp)(_unary_f(floats.neg))
+    run_absf = impl(math.AbsFOp)(_unary_f(floats.absf))
+    run_sqrt = impl(math.SqrtOp)(_unary_f(floats.sqrt))
+    run_cmpf = impl(arith.CmpfOp)(_float_op(_cmpf))
+    run_sitofp = impl(arith.SIToFPOp)(_from_int(True))
+    run_uitofp = impl(arith.UIToFPOp)(_from_int(False))
+    run_fptosi = impl(arith.FPToSIOp)(_to_int(True))
+    run_fptoui = impl(arith.FPToUIOp)(_to_int(False))
+    run_extf = impl(arith.ExtFOp)(_float_op(_convert))
+    run_truncf = impl(arith.TruncFOp)(_float_op(_convert))
+    run_bitcast = impl(arith.BitcastOp)(_float_op(_bitcast))
+
+
 @register_impls
 class MemrefSemantics(InterpreterFunctions):
     def _new(self, op: Operation) -> tuple[Memory]:
@@ -296,9 +392,9 @@ class MemrefSemantics(InterpreterFunctions):
         if not isinstance(table, GlobalOp) or not isinstance(t, MemRefType) or \
                 not isinstance(table.initial_value, DenseIntOrFPElementsAttr):
             raise RunError(f"no constant table @{op.name_.root_reference.data}", op)
-        width = width_of(t.element_type)
-        return (Memory(tuple(t.get_shape()), width,
-                       [int(v) & ((1 << width) - 1) for v in table.initial_value.get_values()]),)
+        return (Memory(tuple(t.get_shape()), width_of(t.element_type),
+                       [element_bits(v, t.element_type)
+                        for v in table.initial_value.get_values()]),)
 
     @impl(memref.DeallocOp)
     def run_dealloc(self, interp: Interpreter, op: memref.DeallocOp,
@@ -406,5 +502,5 @@ class ControlSemantics(InterpreterFunctions):
         return Successor(op.else_block, interp.get_values(op.else_arguments)), ()
 
 
-__all__ = ["ArithSemantics", "MemrefSemantics", "ControlSemantics", "Memory", "POISON",
-           "RunError", "Budget", "InterpretationError"]
+__all__ = ["ArithSemantics", "FloatSemantics", "MemrefSemantics", "ControlSemantics", "Memory",
+           "POISON", "RunError", "Budget", "InterpretationError"]

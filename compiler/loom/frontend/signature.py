@@ -30,16 +30,22 @@ class Param:
     decl: str                          # clang's printing, macros expanded
     shape: tuple[int, ...] | None      # None: a scalar
     width: int                         # bits of the scalar or array element
+    is_float: bool = False             # float (32) or double (64), else an integer
 
     @property
     def is_array(self) -> bool:
         return self.shape is not None
 
     @property
+    def scalar_type(self) -> str:
+        """The scalar or element type: `i32`, `f32`, `f64`, ..."""
+        return scalar_type(self.width, self.is_float)
+
+    @property
     def mlir_type(self) -> str:
         if self.shape is None:
-            return f"i{self.width}"
-        return f"memref<{'x'.join(map(str, self.shape))}xi{self.width}>"
+            return self.scalar_type
+        return f"memref<{'x'.join(map(str, self.shape))}x{self.scalar_type}>"
 
     @property
     def elements(self) -> int:
@@ -57,6 +63,7 @@ class Signature:
     params: tuple[Param, ...]
     result_width: int | None           # None: void
     result_decl: str | None            # the return type as written, e.g. `int64_t`
+    result_float: bool = False
 
     @property
     def arg_types(self) -> list[str]:
@@ -64,7 +71,13 @@ class Signature:
 
     @property
     def result_types(self) -> list[str]:
-        return [] if self.result_width is None else [f"i{self.result_width}"]
+        if self.result_width is None:
+            return []
+        return [scalar_type(self.result_width, self.result_float)]
+
+
+def scalar_type(width: int, is_float: bool) -> str:
+    return f"f{width}" if is_float else f"i{width}"
 
 
 def read_signature(tc: Toolchain, kernel: Path, top: str, cflags: list[str]) -> Signature:
@@ -106,11 +119,11 @@ def read_signature(tc: Toolchain, kernel: Path, top: str, cflags: list[str]) -> 
     for i, ((name, pline, qual), text) in enumerate(zip(parms, texts)):
         params.append(_classify(i, name, pline, qual, text, probe.get(str(i)),
                                 Location(src, pline)))
-    result_width = None
+    result_width, result_float = None, False
     if result_decl is not None:
-        result_width = _scalar_width(probe.get("r"), "return type", result_decl,
-                                     Location(src, line))
-    return Signature(top, src, line, tuple(params), result_width, result_decl)
+        result_width, result_float = _scalar_width(probe.get("r"), "return type", result_decl,
+                                                   Location(src, line))
+    return Signature(top, src, line, tuple(params), result_width, result_decl, result_float)
 
 
 # -- clang's AST ------------------------------------------------------------------
@@ -341,23 +354,30 @@ def _classify(index: int, name: str, line: int, qual: str, text: str,
             raise LoomError(f"array of pointers {what} is not supported", where)
         raise LoomError(f"pointer {what} of unknown extent is not supported "
                         f"(declare it as an array, e.g. int {name}[N])", where)
-    width = _scalar_width(t, what, text, where)
+    width, is_float = _scalar_width(t, what, text, where)
     if dims and 0 in dims:
         raise LoomError(f"zero-length array {what} is not supported", where)
-    return Param(index, name, line, text, tuple(dims) if dims else None, width)
+    return Param(index, name, line, text, tuple(dims) if dims else None, width, is_float)
 
 
-def _scalar_width(llvm: str | None, what: str, text: str, where: Location) -> int:
+FLOAT_WIDTHS = {"float": 32, "double": 64}
+
+
+def _scalar_width(llvm: str | None, what: str, text: str, where: Location) -> tuple[int, bool]:
+    """(bits, is a float) of a scalar type."""
     if llvm is None:
         raise LoomError(f"cannot determine the type of the {what} ({text})", where)
-    if llvm in ("float", "double", "half", "bfloat", "x86_fp80", "fp128", "ppc_fp128"):
-        raise LoomError(f"floating-point {what} ('{text}') is not supported", where)
+    if llvm in FLOAT_WIDTHS:
+        return FLOAT_WIDTHS[llvm], True
+    if llvm in ("half", "bfloat", "x86_fp80", "fp128", "ppc_fp128"):
+        raise LoomError(f"floating-point {what} ('{text}') is not supported (float and "
+                        "double only)", where)
     if llvm.startswith(("%struct.", "%union.", "{", "<{")):
         raise LoomError(f"struct {what} ('{text}') is not supported", where)
     if llvm == "ptr":
         raise LoomError(f"pointer {what} ('{text}') is not supported", where)
     m = re.fullmatch(r"i(\d+)", llvm)
     if m is None or int(m.group(1)) not in SCALAR_WIDTHS:
-        raise LoomError(f"{what} '{text}' is not supported (integers of 8 to 64 bits only)",
-                        where)
-    return int(m.group(1))
+        raise LoomError(f"{what} '{text}' is not supported (integers of 8 to 64 bits, "
+                        "float and double only)", where)
+    return int(m.group(1)), False

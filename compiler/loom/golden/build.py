@@ -15,14 +15,16 @@ from typing import Any
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Operation
 
+from loom import floats
 from loom.bundle import Bundle, bits
 from loom.dfg_names import name_dfg, op_kind
 from loom.diagnostics import Location, LoomError
 from loom.dialects.channel_types import data_width, extras, is_control
+from loom.dialects.handshake import ConstantOp
 from loom.dialects.handshake_memory import LoadStoreQueueOp, memory_init
 from loom.golden.actor import Actor
 from loom.golden.graph import Graph, Node
-from loom.golden.ops import arith
+from loom.golden.ops import arith, arith_float
 from loom.golden.ops.buffer import Buffer
 from loom.golden.ops.carry import Carry
 from loom.golden.ops.compose import Bundle as BundleOp
@@ -78,8 +80,48 @@ _CASTS: dict[str, type[arith._Cast]] = {
 }
 
 
+_FLOAT_BINARY: dict[str, type[arith_float._Binary]] = {
+    "addf": arith_float.AddF, "subf": arith_float.SubF, "mulf": arith_float.MulF,
+    "divf": arith_float.DivF, "remf": arith_float.RemF,
+    "minnumf": arith_float.MinNumF, "maxnumf": arith_float.MaxNumF,
+}
+_FLOAT_UNARY: dict[str, type[arith_float._Unary]] = {
+    "negf": arith_float.NegF, "absf": arith_float.AbsF, "sqrt": arith_float.SqrtF,
+}
+_FLOAT_CASTS: dict[str, type[arith_float._Cast]] = {
+    "sitofp": arith_float.SIToFP, "uitofp": arith_float.UIToFP,
+    "fptosi": arith_float.FPToSI, "fptoui": arith_float.FPToUI,
+    "extf": arith_float.ConvertF, "truncf": arith_float.ConvertF,
+    "bitcast": arith_float.Bitcast,
+}
+
+
+def _float(op: Operation) -> Actor | None:
+    """The actor of a float op (arith.*f, the int/float casts, math.absf/sqrt); None
+    for any other op."""
+    kind = op_kind(op)
+    try:
+        if kind in _FLOAT_BINARY:
+            return _FLOAT_BINARY[kind](_w(op.results[0].type))
+        if kind in _FLOAT_UNARY:
+            return _FLOAT_UNARY[kind](_w(op.results[0].type))
+        if kind in _FLOAT_CASTS:
+            return _FLOAT_CASTS[kind](_w(op.operands[0].type), _w(op.results[0].type))
+        if kind == "cmpf":
+            pred = _attr(op, "predicate")
+            name = floats.CMPF_NAMES[pred] if isinstance(pred, int) else str(pred)
+            return arith_float.CmpF(name, _w(op.operands[0].type))
+    except ValueError as exc:     # a float format other than f32 / f64
+        raise LoomError(f"{op.name}: {exc}") from None
+    return None
+
+
 def _arith(op: Operation) -> Actor:
     kind = op_kind(op)
+    if (actor := _float(op)) is not None:
+        return actor
+    if op.name.startswith("math."):
+        raise LoomError(f"{op.name} is not supported by the golden model")
     if kind in _BINARY:
         return _BINARY[kind](_w(op.results[0].type))
     if kind in _CASTS:
@@ -97,7 +139,8 @@ def _arith(op: Operation) -> Actor:
 
 
 def _constant(op: Operation) -> Actor:
-    return Constant(bits(_attr(op, "value"), _w(op.results[0].type)))
+    assert isinstance(op, ConstantOp)
+    return Constant(op.bits)
 
 
 def _extra_widths(t: Attribute, op: Operation) -> list[int]:
@@ -227,7 +270,7 @@ def build_graph(func: Operation, bundle: Bundle, filename: str) -> tuple[Graph, 
             actor = _memory(op, graph, bundle, arg_index, where)
         elif op.name in FACTORIES:
             actor = FACTORIES[op.name](op)
-        elif op.name.startswith("arith."):
+        elif op.name.startswith(("arith.", "math.")):
             actor = _arith(op)
         else:
             raise LoomError(f"{op.name} is not a dataflow op the golden model can run", where)

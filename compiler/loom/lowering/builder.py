@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -82,9 +84,14 @@ class DfgBuilder:
     def fork(self, value: SSAValue, count: int) -> Sequence[SSAValue]:
         return self.insert(hs.ForkOp(value, count)).results
 
-    def constant(self, ctrl: SSAValue, value: int, type_: Attribute) -> SSAValue:
-        assert isinstance(type_, IntegerType | IndexType)
-        return self.insert(hs.ConstantOp(ctrl, IntegerAttr(value, type_))).results[0]
+    def constant(self, ctrl: SSAValue, value: int | float, type_: Attribute) -> SSAValue:
+        attr: IntegerAttr | FloatAttr
+        if isinstance(type_, AnyFloat):
+            attr = FloatAttr(float(value), type_)
+        else:
+            assert isinstance(type_, IntegerType | IndexType)
+            attr = IntegerAttr(int(value), type_)
+        return self.insert(hs.ConstantOp(ctrl, attr)).results[0]
 
     def clone(self, op: Operation, operands: Sequence[SSAValue]) -> Operation:
         """An arith op of the SCF input with its operands mapped into the DFG."""

@@ -17,7 +17,7 @@ from loom.dialects import handshake as hs
 from loom.lowering.records import Access, LoweringRecord
 from loom.lowering.root_memref import root_memref
 from loom.lowering.source import where
-from loom.lowering.state import RegionState
+from loom.lowering.state import RegionState, check_float_types
 
 #: arith ops cloned as they are (the golden model and the RTL implement them)
 ARITH_OPS = {
@@ -26,6 +26,14 @@ ARITH_OPS = {
     "arith.shli", "arith.shrsi", "arith.shrui", "arith.minsi", "arith.maxsi",
     "arith.minui", "arith.maxui", "arith.cmpi", "arith.select", "arith.extsi",
     "arith.extui", "arith.trunci", "arith.index_cast", "arith.index_castui",
+}
+#: float ops cloned as they are: f32 and f64 on IEEE bit patterns (loom.floats, issue 33);
+#: apart from ARITH_OPS because the fabric presets and the RTL have no units for them yet
+FLOAT_OPS = {
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf",
+    "arith.cmpf", "arith.minnumf", "arith.maxnumf", "arith.sitofp", "arith.uitofp",
+    "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
+    "math.absf", "math.sqrt",
 }
 #: view ops: no token of their own; accesses through them resolve to the root
 VIEW_OPS = {"memref.cast", "memref.alloca", "memref.alloc", "memref.get_global"}
@@ -72,7 +80,8 @@ class Lowering:
             self.path.pop()
 
     def lower_op(self, op: Operation, state: RegionState) -> None:
-        if op.name in ARITH_OPS:
+        if op.name in ARITH_OPS or op.name in FLOAT_OPS:
+            check_float_types(op)
             new = state.b.clone(op, [state.lookup(v) for v in op.operands])
             for old, res in zip(op.results, new.results):
                 state.map(old, res)

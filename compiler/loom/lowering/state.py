@@ -22,12 +22,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Operation, SSAValue
 
+from loom import floats
 from loom.diagnostics import LoomError
 from loom.lowering.builder import DfgBuilder
 from loom.lowering.source import where
+
+
+def check_float_types(op: Operation) -> None:
+    """Refuse a float type other than f32 and f64 (loom.floats' formats) at its op,
+    rather than later in the golden model."""
+    for v in (*op.operands, *op.results):
+        if isinstance(v.type, AnyFloat) and v.type.bitwidth not in floats.FORMATS:
+            raise LoomError(f"{op.name}: {v.type} is not supported (f32 and f64 only)",
+                            where(op))
 
 
 @dataclass(eq=False)
@@ -64,8 +74,9 @@ class RegionState:
         owner = v.owner
         if isinstance(owner, arith.ConstantOp):
             value = owner.value
-            if not isinstance(value, IntegerAttr):
-                raise LoomError("only integer constants are supported", where(owner))
+            if not isinstance(value, IntegerAttr | FloatAttr):
+                raise LoomError("only integer and float constants are supported", where(owner))
+            check_float_types(owner)
             mapped = self.b.constant(self.control, value.value.data, value.type)
         elif isinstance(owner, Operation) and owner.name == "ub.poison":  # an undefined value that is never observed: any value will do
             mapped = self.b.constant(self.control, 0, v.type)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import SSAValue
 
-from loom.frontend.raiser.types import LArray, LInt, LType
+from loom.frontend.raiser.types import LArray, LFloat, LInt, LType
 
 Index = int | SSAValue       # a compile-time constant or an SSA value of type index
 
@@ -24,9 +24,10 @@ class Root:
     memref: SSAValue
     shape: tuple[int, ...]
     width: int
+    is_float: bool = False
 
     def type_at(self, depth: int) -> LType:
-        t: LType = LInt(self.width)
+        t: LType = LFloat(f"f{self.width}") if self.is_float else LInt(self.width)
         for d in reversed(self.shape[depth:]):
             t = LArray(d, t)
         return t
@@ -56,7 +57,8 @@ class ConstTable:
     name: str
     shape: tuple[int, ...]
     width: int
-    values: tuple[int, ...]          # row-major
+    values: tuple[int, ...]          # row-major bit patterns
+    is_float: bool = False
 
 
 def unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:

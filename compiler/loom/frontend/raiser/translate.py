@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from xdsl.dialects import arith, cf, func, memref, ub
-from xdsl.dialects.builtin import (BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr,
-                                   FunctionType, IndexType, IntegerAttr, IntegerType,
+from xdsl.dialects import arith, cf, func, math, memref, ub
+from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr,
+                                   FloatAttr, FunctionType, IndexType, IntegerAttr, IntegerType,
                                    MemRefType, ModuleOp, StringAttr, SymbolRefAttr,
                                    TensorType, UnitAttr, UnregisteredOp)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from loom import floats
 from loom.diagnostics import LoomError, Location
 from loom.dialects.memref_extras import GlobalOp
 from loom.frontend.llvm_input import c_location, source_location
 from loom.frontend.raiser.cfg import irreducible_edge, reverse_postorder
 from loom.frontend.raiser.memory import ConstTable, Index, Pointer, Root, unravel
-from loom.frontend.raiser.types import LFloat, LInt, LPtr, array_shape, ltype
+from loom.frontend.raiser.types import (LFloat, LInt, LPtr, array_shape, flow_type, ltype,
+                                       scalar)
 from loom.frontend.signature import Signature
 
 DYNAMIC = -2147483648          # rawConstantIndices marker of a dynamic GEP index
@@ -34,10 +36,31 @@ BINARY: dict[str, type[Operation]] = {
     "llvm.shl": arith.ShLIOp, "llvm.lshr": arith.ShRUIOp, "llvm.ashr": arith.ShRSIOp,
     "llvm.intr.smin": arith.MinSIOp, "llvm.intr.smax": arith.MaxSIOp,
     "llvm.intr.umin": arith.MinUIOp, "llvm.intr.umax": arith.MaxUIOp,
+    "llvm.fadd": arith.AddfOp, "llvm.fsub": arith.SubfOp, "llvm.fmul": arith.MulfOp,
+    "llvm.fdiv": arith.DivfOp,
+    "llvm.intr.minnum": arith.MinnumfOp, "llvm.intr.maxnum": arith.MaxnumfOp,
 }
 CASTS: dict[str, type[Operation]] = {
     "llvm.sext": arith.ExtSIOp, "llvm.zext": arith.ExtUIOp, "llvm.trunc": arith.TruncIOp,
+    "llvm.sitofp": arith.SIToFPOp, "llvm.uitofp": arith.UIToFPOp,
+    "llvm.fptosi": arith.FPToSIOp, "llvm.fptoui": arith.FPToUIOp,
+    "llvm.fpext": arith.ExtFOp, "llvm.fptrunc": arith.TruncFOp,
 }
+UNARY: dict[str, type[Operation]] = {
+    "llvm.fneg": arith.NegfOp, "llvm.intr.fabs": math.AbsFOp, "llvm.intr.sqrt": math.SqrtOp,
+}
+MATH_CALLS: dict[str, str] = {
+    "sqrtf": "llvm.intr.sqrt", "sqrt": "llvm.intr.sqrt", "fabsf": "llvm.intr.fabs",
+    "fabs": "llvm.intr.fabs", "fminf": "llvm.intr.minnum", "fmin": "llvm.intr.minnum",
+    "fmaxf": "llvm.intr.maxnum", "fmax": "llvm.intr.maxnum",
+}
+"""C's math functions the flow has an op for, as the intrinsic clang may call instead."""
+_MATH_NAMES = ("sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 "
+               "expm1 log log2 log10 log1p logb pow cbrt hypot floor ceil round trunc rint "
+               "nearbyint lround llround lrint llrint fmod remainder remquo copysign fma "
+               "ldexp scalbn frexp modf erf erfc tgamma lgamma fdim nan ilogb").split()
+MATH_LIBRARY = frozenset(n + suffix for n in _MATH_NAMES for suffix in ("", "f", "l"))
+"""The rest of <math.h>: refused by name (the call has no body in the file)."""
 DROPPED = {"llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.intr.assume",
            "llvm.intr.dbg.value", "llvm.intr.dbg.declare", "llvm.intr.dbg.label",
            "llvm.intr.experimental.noalias.scope.decl"}
@@ -125,7 +148,8 @@ class _Raiser:
         entry = order[0]
         self._check_arguments(entry)
         arg_types = [self._param_type(i) for i in range(len(self.sig.params))]
-        result_types = [IntegerType(w) for w in [self.sig.result_width] if w is not None]
+        result_types = [flow_type(w, self.sig.result_float)
+                        for w in [self.sig.result_width] if w is not None]
         body = Region()
         for old in order:
             types = arg_types if old is entry else [self._block_arg_type(old, a.type)
@@ -138,7 +162,7 @@ class _Raiser:
             p = self.sig.params[i]
             new_arg.name_hint = p.name
             if p.shape is not None:
-                self.vals[old_arg] = Pointer(Root(new_arg, p.shape, p.width), (0,))
+                self.vals[old_arg] = Pointer(Root(new_arg, p.shape, p.width, p.is_float), (0,))
             else:
                 self.vals[old_arg] = new_arg
         for old in order[1:]:
@@ -165,8 +189,8 @@ class _Raiser:
     def _param_type(self, i: int) -> Attribute:
         p = self.sig.params[i]
         if p.shape is None:
-            return IntegerType(p.width)
-        return MemRefType(IntegerType(p.width), p.shape)
+            return flow_type(p.width, p.is_float)
+        return MemRefType(flow_type(p.width, p.is_float), p.shape)
 
     def _check_arguments(self, entry: Block) -> None:
         if len(entry.args) != len(self.sig.params):
@@ -176,7 +200,7 @@ class _Raiser:
         for arg, p in zip(entry.args, self.sig.params):
             t = ltype(arg.type)
             ok = (isinstance(t, LPtr) if p.shape is not None
-                  else t == LInt(p.width) or _is_bool(t, p.width))
+                  else scalar(t) == (p.width, p.is_float) or _is_bool(t, p.width))
             if not ok:
                 self.fail(None, f"parameter '{p.name}' ({p.decl}) is not supported")
 
@@ -190,7 +214,7 @@ class _Raiser:
 
     def _block_arg_type(self, block: Block, t: Attribute) -> Attribute:
         lt = ltype(t)
-        if isinstance(lt, LInt):
+        if isinstance(lt, LInt) or (isinstance(lt, LFloat) and lt.width is not None):
             return t
         culprit = next(iter(block.ops), None)
         for use in block.uses:
@@ -200,8 +224,6 @@ class _Raiser:
             self.fail(culprit, "a pointer that changes at run time (pointer variable "
                                "or conditional pointer) is not supported; index the "
                                "array instead")
-        if isinstance(lt, LFloat):
-            self.fail(culprit, "floating point is not supported")
         self.fail(culprit, f"a value of type {t} is not supported")
 
     # -- emission helpers -----------------------------------------------------------
@@ -213,10 +235,14 @@ class _Raiser:
         return op
 
     def const(self, value: int, typ: Attribute) -> SSAValue:
+        """A constant of an integer type, or of a float type given as its bit pattern."""
         key = (value, str(typ))
         if key not in self.consts:
             if isinstance(typ, IntegerType):
                 attr = IntegerAttr(value, typ, truncate_bits=True)
+            elif isinstance(typ, AnyFloat):
+                width = typ.bitwidth
+                attr = FloatAttr(float(floats.fmt(width).value(value)), typ)
             else:
                 attr = IntegerAttr(value, typ)
             op = arith.ConstantOp(attr, typ)
@@ -285,8 +311,10 @@ class _Raiser:
         name = op_name(op)
         self.cur_loc = c_location(op.location)
         for v in [*op.operands, *op.results]:
-            if isinstance(ltype(v.type), LFloat):
-                self.fail(op, "floating point is not supported")
+            t = ltype(v.type)
+            if isinstance(t, LFloat) and t.width is None:
+                self.fail(op, f"the floating-point type {t.name} is not supported (float and "
+                              "double only)")
         if name in DROPPED:
             return
         if name in PASS_THROUGH:
@@ -300,6 +328,10 @@ class _Raiser:
             src = self.value(op.operands[0], op)
             self.vals[op.results[0]] = self.emit(CASTS[name](src, op.results[0].type)).results[0]
             return
+        if name in UNARY:
+            src = self.value(op.operands[0], op)
+            self.vals[op.results[0]] = self.emit(UNARY[name](src)).results[0]
+            return
         handler = getattr(self, "_op_" + name.removeprefix("llvm.").replace(".", "_"), None)
         if handler is None:
             self._unsupported(op, name)
@@ -311,7 +343,13 @@ class _Raiser:
         self.fail(op, f"the LLVM operation '{name}' is not supported")
 
     def _op_mlir_constant(self, op: Operation) -> None:
-        self.vals[op.results[0]] = self.const(_const_value(op), op.results[0].type)
+        typ = op.results[0].type
+        attr = op.properties.get("value")
+        if isinstance(attr, FloatAttr) and isinstance(typ, AnyFloat):
+            pattern = floats.fmt(typ.bitwidth).bits(attr.value.data)
+            self.vals[op.results[0]] = self.const(pattern, typ)
+            return
+        self.vals[op.results[0]] = self.const(_const_value(op), typ)
 
     def _op_mlir_poison(self, op: Operation) -> None:
         self.vals[op.results[0]] = self.emit(ub.PoisonOp(op.results[0].type)).results[0]
@@ -323,6 +361,34 @@ class _Raiser:
         pred = op.properties["predicate"]
         assert isinstance(pred, IntegerAttr)
         self.vals[op.results[0]] = self.emit(arith.CmpiOp(a, b, pred.value.data)).results[0]
+
+    def _op_fcmp(self, op: Operation) -> None:
+        # LLVM's fcmp predicates are numbered as arith.cmpf's (false, oeq, ..., true)
+        a, b = (self.value(v, op) for v in op.operands)
+        pred = op.properties["predicate"]
+        assert isinstance(pred, IntegerAttr)
+        self.vals[op.results[0]] = self.emit(arith.CmpfOp(a, b, pred.value.data)).results[0]
+
+    def _op_intr_is_fpclass(self, op: Operation) -> None:
+        """isnan, isinf, isfinite: LLVM's class test as comparisons (other classes refused)."""
+        x = self.value(op.operands[0], op)
+        mask = op.properties.get("bit")
+        assert isinstance(mask, IntegerAttr)
+        inf = self.const(floats.fmt(x.type.bitwidth).bits(float("inf")), x.type)
+        match mask.value.data:
+            case 0x003:    # NaN, signalling or quiet
+                test = arith.CmpfOp(x, x, "uno")
+            case 0x204:    # an infinity
+                test = arith.CmpfOp(self.emit(math.AbsFOp(x)).results[0], inf, "oeq")
+            case 0x1f8:    # finite
+                test = arith.CmpfOp(self.emit(math.AbsFOp(x)).results[0], inf, "olt")
+            case other:
+                self.fail(op, f"this floating-point class test (LLVM is.fpclass mask "
+                              f"{other:#x}) is not supported; isnan, isinf and isfinite are")
+        self.vals[op.results[0]] = self.emit(test).results[0]
+
+    def _op_frem(self, op: Operation) -> None:
+        self.fail(op, "the floating-point remainder (fmod) is not supported")
 
     def _op_select(self, op: Operation) -> None:
         c, a, b = (self.value(v, op) for v in op.operands)
@@ -345,17 +411,20 @@ class _Raiser:
             self.fail(op, "variable-length arrays are not supported")
         elem = ltype(op.properties["elem_type"])
         dims, inner = array_shape(elem)
-        if not isinstance(inner, LInt) or inner.width > 64:
+        kind = scalar(inner)
+        if kind is None or kind[0] > 64:
             what = "floating-point" if isinstance(inner, LFloat) else "struct or pointer"
             self.fail(op, f"a local {what} variable is not supported")
+        width, is_float = kind
         shape = dims if dims else (1,)
         table = self._initial_table(op.results[0]) if self.constant_tables else None
-        if table is not None and (table.shape, table.width) == (shape, inner.width):
+        if table is not None and (table.shape, table.width, table.is_float) == \
+                (shape, width, is_float):
             # written only by its initializer: read the constant table in place
             self.vals[op.results[0]] = Pointer(self._table_root(table), ())
             return
-        alloc = self.emit(memref.AllocaOp.get(IntegerType(inner.width), shape=list(shape)))
-        root = Root(alloc.results[0], shape, inner.width)
+        alloc = self.emit(memref.AllocaOp.get(flow_type(width, is_float), shape=list(shape)))
+        root = Root(alloc.results[0], shape, width, is_float)
         self.vals[op.results[0]] = Pointer(root, () if dims else (0,))
 
     def _op_getelementptr(self, op: Operation) -> None:
@@ -387,9 +456,9 @@ class _Raiser:
         self.vals[op.results[0]] = Pointer(base.root, tuple(path))
 
     def _element(self, p: Pointer, access: Attribute, op: Operation) -> list[SSAValue]:
-        if ltype(access) != LInt(p.root.width):
-            self.fail(op, f"accessing an array of i{p.root.width} as {access} "
-                          "is not supported")
+        if scalar(ltype(access)) != (p.root.width, p.root.is_float):
+            elem = flow_type(p.root.width, p.root.is_float)
+            self.fail(op, f"accessing an array of {elem} as {access} is not supported")
         path = list(p.path) + [0] * (len(p.root.shape) - p.depth)
         return [self.materialize(i) for i in path]
 
@@ -448,7 +517,7 @@ class _Raiser:
             self.fail(op, "memset with a run-time value is not supported")
         value = int.from_bytes(bytes([_const_value(byte) & 0xFF]) * (dst.root.width // 8),
                                "little")
-        fill = self.const(value, IntegerType(dst.root.width))
+        fill = self.const(value, flow_type(dst.root.width, dst.root.is_float))
         self._loops(dst.root.shape,
                     lambda idx: self.emit(memref.StoreOp.get(fill, dst.root.memref, idx)))
 
@@ -460,7 +529,8 @@ class _Raiser:
         self._whole_array(dst, op, "memcpy")
         src = self.vals.get(op.operands[1])
         if isinstance(src, ConstTable):
-            if (src.shape, src.width) != (dst.root.shape, dst.root.width):
+            if (src.shape, src.width, src.is_float) != \
+                    (dst.root.shape, dst.root.width, dst.root.is_float):
                 self.fail(op, "an initializer of another shape is not supported")
             if self.constant_tables and len(src.values) > MAX_INIT_STORES:
                 # a long initializer of an array the kernel writes: copied from its
@@ -474,14 +544,15 @@ class _Raiser:
             if len(src.values) > MAX_INIT_ELEMENTS:
                 self.fail(op, f"an initializer list of more than {MAX_INIT_ELEMENTS} "
                               "elements is not supported")
-            typ = IntegerType(dst.root.width)
+            typ = flow_type(dst.root.width, dst.root.is_float)
             for flat, value in enumerate(src.values):
                 idx = [self.const(i, IndexType()) for i in unravel(flat, dst.root.shape)]
                 self.emit(memref.StoreOp.get(self.const(value, typ), dst.root.memref, idx))
             return
         source = self.pointer(op.operands[1], op)
         self._whole_array(source, op, "memcpy")
-        if (source.root.shape, source.root.width) != (dst.root.shape, dst.root.width):
+        if (source.root.shape, source.root.width, source.root.is_float) != \
+                (dst.root.shape, dst.root.width, dst.root.is_float):
             self.fail(op, "copying between arrays of different shapes is not supported")
 
         def copy(idx: list[SSAValue]) -> None:
@@ -559,16 +630,22 @@ class _Raiser:
         with the C initialiser, read through `memref.get_global` (hoisted to the
         entry block with the constants, so it dominates every use)."""
         if table.name not in self.table_roots:
-            elem = IntegerType(table.width)
+            elem = flow_type(table.width, table.is_float)
             mtype = MemRefType(elem, list(table.shape))
-            values = DenseIntOrFPElementsAttr.from_list(
-                TensorType(elem, list(table.shape)),
-                [IntegerAttr(v, elem, truncate_bits=True).value.data for v in table.values])
+            if table.is_float:
+                f = floats.fmt(table.width)
+                elements = [float(f.value(v)) for v in table.values]
+            else:
+                elements = [IntegerAttr(v, elem, truncate_bits=True).value.data
+                            for v in table.values]
+            values = DenseIntOrFPElementsAttr.from_list(TensorType(elem, list(table.shape)),
+                                                        elements)
             self.tables[table.name] = GlobalOp.get(
                 StringAttr(table.name), mtype, values, constant=UnitAttr())
             get = memref.GetGlobalOp(table.name, mtype)
             self.const_ops.append(get)
-            self.table_roots[table.name] = Root(get.results[0], table.shape, table.width)
+            self.table_roots[table.name] = Root(get.results[0], table.shape, table.width,
+                                                table.is_float)
         return self.table_roots[table.name]
 
     def _op_mlir_zero(self, op: Operation) -> None:
@@ -585,6 +662,15 @@ class _Raiser:
         defined = target is not None and bool(target.regions) and bool(target.regions[0].blocks)
         if name in ALLOCATORS:
             self.fail(op, f"dynamic memory allocation ('{name}') is not supported")
+        if name in MATH_CALLS and not defined:
+            binary = MATH_CALLS[name] in BINARY
+            args = [self.value(v, op) for v in op.operands]
+            new = BINARY[MATH_CALLS[name]](*args) if binary else UNARY[MATH_CALLS[name]](*args)
+            self.vals[op.results[0]] = self.emit(new).results[0]
+            return
+        if not defined and name in MATH_LIBRARY:
+            self.fail(op, f"the math function '{name}' is not supported (floating point "
+                          "has + - * /, sqrt, fabs, fmin, fmax, comparisons and casts)")
         if not defined:
             self.fail(op, f"calling '{name}', which has no body in this file, is not "
                           f"supported; the kernel is compiled from this file alone: define "
@@ -669,11 +755,15 @@ def _const_table(g: Operation | None, name: str) -> ConstTable | None:
     if gtype is None:
         return None
     shape, inner = array_shape(ltype(gtype))
-    if not shape or not isinstance(inner, LInt):
+    kind = scalar(inner)
+    if not shape or kind is None:
         return None
-    if isinstance(value, DenseIntOrFPElementsAttr):
+    width, is_float = kind
+    if isinstance(value, DenseIntOrFPElementsAttr) and is_float:
+        values = tuple(floats.fmt(width).bits(v) for v in value.get_values())
+    elif isinstance(value, DenseIntOrFPElementsAttr):
         values = tuple(int(v) for v in value.get_values())
-    elif isinstance(value, (StringAttr, BytesAttr)) and inner.width == 8:   # a byte array
+    elif isinstance(value, (StringAttr, BytesAttr)) and kind == (8, False):   # a byte array
         # xDSL reads MLIR's string as text when it decodes as UTF-8, else as bytes
         raw = value.data
         values = tuple(raw if isinstance(raw, bytes) else raw.encode("utf-8"))
@@ -684,7 +774,7 @@ def _const_table(g: Operation | None, name: str) -> ConstTable | None:
         n *= d
     if len(values) == 1 and n > 1:          # a splat
         values = values * n
-    return ConstTable(name, shape, inner.width, values) if len(values) == n else None
+    return ConstTable(name, shape, width, values, is_float) if len(values) == n else None
 
 
 def _is_variadic(fn: Operation | None) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerType, UnregisteredAttr
+from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, UnregisteredAttr
 from xdsl.ir import Attribute
 
 
@@ -28,6 +28,11 @@ class LPtr:
 @dataclass(frozen=True)
 class LFloat:
     name: str
+
+    @property
+    def width(self) -> int | None:
+        """32 or 64 for the formats the flow carries (float, double), else None."""
+        return {"f32": 32, "float": 32, "f64": 64, "double": 64}.get(self.name)
 
 
 @dataclass(frozen=True)
@@ -81,3 +86,19 @@ def array_shape(t: LType) -> tuple[tuple[int, ...], LType]:
 
 def is_float(attr: Attribute) -> bool:
     return isinstance(ltype(attr), LFloat)
+
+
+def flow_type(width: int, is_float: bool) -> Attribute:
+    """The flow's scalar type: iN, or f32 / f64."""
+    if not is_float:
+        return IntegerType(width)
+    return Float32Type() if width == 32 else Float64Type()
+
+
+def scalar(t: LType) -> tuple[int, bool] | None:
+    """(width, is a float) of an integer or a float / double, else None."""
+    if isinstance(t, LInt):
+        return t.width, False
+    if isinstance(t, LFloat) and t.width is not None:
+        return t.width, True
+    return None
