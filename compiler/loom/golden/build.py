@@ -108,12 +108,16 @@ def _float(op: Operation) -> Actor | None:
         if kind in _FLOAT_CASTS:
             return _FLOAT_CASTS[kind](_w(op.operands[0].type), _w(op.results[0].type))
         if kind == "cmpf":
-            pred = _attr(op, "predicate")
-            name = floats.CMPF_NAMES[pred] if isinstance(pred, int) else str(pred)
-            return arith_float.CmpF(name, _w(op.operands[0].type))
+            return arith_float.CmpF(_predicate(op, floats.CMPF_NAMES), _w(op.operands[0].type))
     except ValueError as exc:     # a float format other than f32 / f64
         raise LoomError(f"{op.name}: {exc}") from None
     return None
+
+
+def _predicate(op: Operation, names: tuple[str, ...]) -> str:
+    """A compare's predicate by name (MLIR numbers them in the order of `names`)."""
+    pred = _attr(op, "predicate")
+    return names[pred] if isinstance(pred, int) else str(pred)
 
 
 def _arith(op: Operation) -> Actor:
@@ -127,9 +131,7 @@ def _arith(op: Operation) -> Actor:
     if kind in _CASTS:
         return _CASTS[kind](_w(op.operands[0].type), _w(op.results[0].type))
     if kind == "cmpi":
-        pred = _attr(op, "predicate")
-        name = arith.PREDICATE_NAMES[pred] if isinstance(pred, int) else str(pred)
-        return arith.CmpI(name, _w(op.operands[0].type))
+        return arith.CmpI(_predicate(op, arith.PREDICATE_NAMES), _w(op.operands[0].type))
     if kind == "select":
         return arith.Select(_w(op.results[0].type))
     if kind == "constant":
