@@ -14,7 +14,9 @@ from typing import Any
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
-from loom.golden.ops import arith, compose, cond_br, constant, fork, join, load, lsq, memory, merge, mux, sync
+from loom import floats
+from loom.golden.ops import (arith, arith_float, compose, cond_br, constant, fork, join, load, lsq,
+                             memory, merge, mux, sync)
 from loom.golden.ops.buffer import Buffer
 from loom.golden.ops.carry import Carry
 from loom.golden.ops.gate import Gate
@@ -134,6 +136,64 @@ def _cmpi() -> list[UnitCase]:
         spec = unit_spec("cmpi", **p)
         out.append(actor_case(spec, lambda p=p: arith.CmpI(p["predicate"], p["w"]),
                               _binary_stimulus(spec, "cmpi")))
+    return out
+
+
+# ---------------------------------------------------------------- float
+
+FLOAT_UNARY: dict[str, type] = {"negf": arith_float.NegF, "absf": arith_float.AbsF}
+FLOAT_BINARY: dict[str, type] = {"minnumf": arith_float.MinNumF,
+                                 "maxnumf": arith_float.MaxNumF}
+
+
+def float_operand(rng: random.Random, w: int) -> int:
+    """A pattern that is often a corner: +-0, a subnormal, an infinity, a NaN
+    (quiet or signalling, either sign), +-1; else random bits or a small integer."""
+    f = floats.fmt(w)
+    m, top = f.mantissa_bits, ((1 << f.exponent_bits) - 1) << f.mantissa_bits
+    sign = f.sign if rng.random() < 0.5 else 0
+    match rng.randrange(8):
+        case 0:
+            return sign
+        case 1:
+            return sign | rng.randrange(1, 1 << m)               # subnormal
+        case 2:
+            return sign | top                                     # infinity
+        case 3:
+            return sign | top | rng.randrange(1, 1 << m)         # NaN
+        case 4:
+            return f.bits(f.dtype(rng.randrange(-8, 9)))
+        case _:
+            return rng.getrandbits(w)
+
+
+def _float_stimulus(w: int, inputs: int) -> Callable[[random.Random, int], Stimulus]:
+    def stimulus(rng: random.Random, count: int) -> Stimulus:
+        lanes: list[list[int]] = [[] for _ in range(inputs)]
+        for _ in range(count):
+            a = float_operand(rng, w)
+            row = [a] + [a if rng.random() < 0.2 else float_operand(rng, w)   # ties
+                         for _ in range(inputs - 1)]
+            if inputs == 2 and rng.random() < 0.1:
+                row = [a & ~floats.fmt(w).sign, a | floats.fmt(w).sign][::rng.choice((1, -1))]
+            for lane, v in zip(lanes, row):
+                lane.append(v)
+        return Stimulus(lanes)
+
+    return stimulus
+
+
+def _float(family: str) -> list[UnitCase]:
+    out = []
+    for p in CATALOG[family]:
+        spec, w = unit_spec(family, **p), p["w"]
+        if family == "cmpf":
+            make: Callable[[], Actor] = lambda p=p: arith_float.CmpF(p["predicate"], p["w"])
+        elif family in FLOAT_UNARY:
+            make = lambda w=w: FLOAT_UNARY[family](w)
+        else:
+            make = lambda w=w: FLOAT_BINARY[family](w)
+        out.append(actor_case(spec, make, _float_stimulus(w, 1 if family in FLOAT_UNARY else 2)))
     return out
 
 
@@ -517,6 +577,8 @@ def cases_for(family: str) -> list[UnitCase]:
         return [dataflow[family](p) for p in CATALOG[family]]
     if family == "cmpi":
         return _cmpi()
+    if family == "cmpf" or family in FLOAT_UNARY or family in FLOAT_BINARY:
+        return _float(family)
     raise KeyError(f"no test cases for unit family {family!r}")
 
 

@@ -55,6 +55,10 @@ def test_every_unit_family_has_a_timing_model():
             keys = dict(w_in=8, w_out=4)
         elif family == "index_cast":
             keys = dict(w_in=8, w_out=8)
+        elif family == "cmpf":
+            keys = dict(w=32, predicate="olt")
+        elif family in ("negf", "absf", "minnumf", "maxnumf"):
+            keys = dict(w=64)
         elif family == "lsq":
             keys = dict(ld=1, st=1, shape=(4,), w=8, lq=2, sq=2, groups=((("ld", 0), ("st", 0)),))
         elif family in names:

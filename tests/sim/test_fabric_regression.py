@@ -139,11 +139,13 @@ REFUSED: dict[str, str] = {
     "aes_subbytes": "the constant table 'sbox' is not supported on the fabric",
     "recip_div": "the constant table 'recip' is not supported on the fabric",
     "gemver": "the kernel maps onto no preset",
+    "oddeven_sort_f32": "C1: no function unit",
 }
 """Kernels the fabric refuses in one line (`--adg auto`), and why: a file-scope
 constant table (the direct RTL reads it from a ROM; the fabric's memories
 start empty); eleven arrays, nine of them memories on the fabric where the
-largest preset has eight (gemver)."""
+largest preset has eight (gemver); floats, which no preset's units take yet
+(oddeven_sort_f32, issue 33)."""
 
 
 SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],

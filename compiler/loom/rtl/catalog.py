@@ -2,20 +2,23 @@
 
 Shared by the quality gates (lint, build, synthesis), the cocotb unit tests
 and bench/unit_area.py, so that whatever is tested is also measured. Each
-family has at least three sets, with widths 1, 32 and 64 where a width applies.
+family has at least three sets, with widths 1, 32 and 64 where a width applies;
+a float family has binary32 and binary64 (cmpf every predicate).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from loom.rtl.units import BINARY_OPS, DIV_OPS
+from loom import floats
+from loom.rtl.units import BINARY_OPS, DIV_OPS, FLOAT_MINMAX_OPS, FLOAT_SIGN_OPS
 
 TAG_SPEC = (("tag", 2), ("spec", 1))   # seed 004: a thread tag and a speculation bit
 
 Params = dict[str, Any]
 
 CATALOG: dict[str, list[Params]] = {
+    **{op: [dict(w=32), dict(w=64)] for op in (*FLOAT_SIGN_OPS, *FLOAT_MINMAX_OPS)},
     "fork": [dict(n=2, w=32), dict(n=3, w=1), dict(n=4, w=64), dict(n=2, w=0),
              dict(n=2, w=32, extras=TAG_SPEC)],
     "lazy_fork": [dict(n=2, w=32), dict(n=3, w=1), dict(n=2, w=64), dict(n=3, w=0)],
@@ -40,6 +43,8 @@ CATALOG: dict[str, list[Params]] = {
              (("eq", 32), ("ne", 1), ("slt", 32), ("sle", 64), ("sgt", 1), ("sge", 32),
               ("ult", 64), ("ule", 32), ("ugt", 1), ("uge", 64))],
     "select": [dict(w=32), dict(w=1), dict(w=64)],
+    # binary32 and binary64 only: every cmpf predicate, alternating formats
+    "cmpf": [dict(predicate=p, w=(32, 64)[i % 2]) for i, p in enumerate(floats.CMPF_NAMES)],
     "muli": [dict(w=32, latency=4), dict(w=1, latency=1), dict(w=64, latency=2),
              dict(w=32, latency=0)],
     "compose": [dict(w=32, extras=TAG_SPEC), dict(w=1, extras=(("spec", 1),)),

@@ -17,8 +17,10 @@ from loom.dfg_names import op_kind
 from loom.diagnostics import LoomError, Location
 from loom.dialects.channel_types import data_width
 from loom.dialects.handshake_memory import LoadStoreQueueOp, memory_init
+from loom.floats import CMPF_NAMES
 from loom.golden.ops.arith import PREDICATE_NAMES
 from loom.ir import op_location
+from loom.rtl.units import FLOAT_MINMAX_OPS, FLOAT_SIGN_OPS
 
 Lane = tuple[str, int | None]
 INDEX_BITS = 64
@@ -149,6 +151,8 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
                       [("o", None)])
     if name == "dataflow.invariant":
         return OpUnit("invariant", dict(w=_w(res[0])), [("d", None), ("a", None)], [("o", None)])
+    if (unit := _float_unit(op)) is not None:
+        return unit
     if _computes_on_floats(op):
         raise LoomError(f"{name} on floating point has no RTL unit yet (`loom run` checks a "
                         "float kernel on the golden model)",
@@ -156,6 +160,20 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
     if name.startswith("arith."):
         return _arith(op, kind, ops, res)
     raise LoomError(f"{name} has no RTL unit", op_location(op) or Location(filename))
+
+
+def _float_unit(op: Operation) -> OpUnit | None:
+    """The unit of a float op the RTL has (compare, sign, min/max), else None."""
+    kind, ops = op_kind(op), list(op.operands)
+    if kind == "cmpf":
+        return OpUnit("cmpf", dict(w=_w(ops[0]), predicate=CMPF_NAMES[_prop(op, "predicate")]),
+                      [("lhs", None), ("rhs", None)], [("result", None)])
+    if kind in FLOAT_SIGN_OPS:
+        return OpUnit(kind, dict(w=_w(ops[0])), [("ins", None)], [("outs", None)])
+    if kind in FLOAT_MINMAX_OPS:
+        return OpUnit(kind, dict(w=_w(ops[0])), [("lhs", None), ("rhs", None)],
+                      [("result", None)])
+    return None
 
 
 def _computes_on_floats(op: Operation) -> bool:

@@ -54,12 +54,14 @@ from fractions import Fraction
 
 from loom.dialects import handshake as hs
 from loom.rtl.netlist import Channel, Instance, Netlist, build_netlist
-from loom.rtl.units import BINARY_OPS, CAST_OPS, DIV_OPS, FIFO_KINDS, UnitSpec
+from loom.rtl.units import (BINARY_OPS, CAST_OPS, DIV_OPS, FIFO_KINDS, FLOAT_MINMAX_OPS,
+                            FLOAT_SIGN_OPS, UnitSpec)
 from loom.scc import strongly_connected
 
 Lane = tuple[str, int | None]
 
-COMBINATIONAL = frozenset((*BINARY_OPS, *CAST_OPS, "cmpi", "select", "constant", "cond_br",
+COMBINATIONAL = frozenset((*BINARY_OPS, *CAST_OPS, *FLOAT_SIGN_OPS, *FLOAT_MINMAX_OPS,
+                           "cmpi", "cmpf", "select", "constant", "cond_br",
                            "mux", "join", "merge", "lazy_fork", "compose", "decompose",
                            "bundle", "sink", "source", "fork", "sync", "unbundle",
                            "control_merge", "gate", "load", "store"))

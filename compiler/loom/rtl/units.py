@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
+from loom import floats
 from loom.diagnostics import LoomError, Location
 from loom.rtl.ports import Extras, Port
 
@@ -27,6 +28,8 @@ CONFIGURED = "cfg"
 """A cmpi predicate or stream cont_cond chosen at run time by a plain input of
 the same name (a fabric unit whose config field selects it), not fixed."""
 CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
+FLOAT_SIGN_OPS = ("negf", "absf")
+FLOAT_MINMAX_OPS = ("minnumf", "maxnumf")
 FIFO_KINDS = ("oehb", "tehb", "fifo")
 EXTMEMORY_IN_FLIGHT = 2   # default beats in flight per extmemory bridge, and credits per load port
 
@@ -318,6 +321,45 @@ def _cmpi(p: _Params) -> UnitSpec:
         ports += (Port("predicate", "in", clog2(len(CMP_PREDICATES)), plain=True),)
     return UnitSpec("cmpi", "cmpi", f"loom_cmpi_{pred}_w{w}", dict(predicate=pred, w=w),
                     ports, False, dict(predicate=pred, w=w))
+
+
+def _float_format(p: _Params) -> dict[str, int]:
+    """The template context of a binary32 / binary64 unit: w, e (exponent bits)
+    and the canonical NaN (loom.floats)."""
+    w = p.int("w", 32, 64)
+    if w not in floats.FORMATS:
+        raise p.fail(f"parameter 'w' must be 32 or 64 (binary32, binary64), got {w}")
+    f = floats.fmt(w)
+    return dict(w=w, e=f.exponent_bits, nan=f.canonical_nan)
+
+
+@family("cmpf")
+def _cmpf(p: _Params) -> UnitSpec:
+    fmt = _float_format(p)
+    pred = p.choice("predicate", floats.CMPF_NAMES)
+    relation, unordered = floats.CMPF_PREDICATES[pred]
+    w = fmt["w"]
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", 1))
+    return UnitSpec("cmpf", "cmpf", f"loom_cmpf_{pred}_w{w}", dict(predicate=pred, w=w), ports,
+                    False, dict(fmt, predicate=pred, relation=relation, unordered=unordered))
+
+
+@family(*FLOAT_SIGN_OPS)
+def _float_sign(p: _Params) -> UnitSpec:
+    fmt = _float_format(p)
+    w = fmt["w"]
+    ports = (Port("ins", "in", w), Port("outs", "out", w))
+    return UnitSpec(p.family, "float_sign", f"loom_{p.family}_w{w}", dict(w=w), ports, False,
+                    dict(fmt, op=p.family))
+
+
+@family(*FLOAT_MINMAX_OPS)
+def _float_minmax(p: _Params) -> UnitSpec:
+    fmt = _float_format(p)
+    w = fmt["w"]
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
+    return UnitSpec(p.family, "float_minmax", f"loom_{p.family}_w{w}", dict(w=w), ports, False,
+                    dict(fmt, op=p.family))
 
 
 @family("select")
