@@ -28,7 +28,7 @@ float fk(float a[8], double d[8], int32_t n[8], float s, uint16_t u) {
     t[i] = -x;
     d[i] = sqrt((double)fabsf(x)) + fabs(d[i]) - fmin(d[i], 2.0) * fmax(d[i], -0.0);
     n[i] = (int32_t)x + (int32_t)sqrtf(fabsf(x)) + (int32_t)(d[i] / 3.0);
-    a[i] = (float)u / (float)(n[i] + 100) + (float)d[i];
+    a[i] = (float)u / (float)(n[i] + 100) + (float)d[i] + fmodf(x, 0.75f);
   }
   for (int i = 0; i < 8; i++)
     acc += t[i] < -1.0f ? 0.25f : t[i];
@@ -75,7 +75,7 @@ def test_the_scf_form_has_the_float_ops(fk):
     _, arts = fk
     scf = arts.scf_mlir.read_text()
     for op in ("arith.mulf", "arith.addf", "arith.subf", "arith.divf", "arith.cmpf",
-               "arith.negf", "math.sqrt", "math.absf", "arith.minnumf", "arith.maxnumf",
+               "arith.negf", "arith.remf", "math.sqrt", "math.absf", "arith.minnumf", "arith.maxnumf",
                "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.extf", "arith.truncf",
                "memref.alloca"):
         assert op in scf, op

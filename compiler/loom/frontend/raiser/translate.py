@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from loom import floats
 from loom.diagnostics import LoomError, Location
+from loom.dialects.arith_extras import RemFOp
 from loom.dialects.memref_extras import GlobalOp
 from loom.frontend.llvm_input import c_location, source_location
 from loom.frontend.raiser.cfg import irreducible_edge, reverse_postorder
@@ -37,7 +38,7 @@ BINARY: dict[str, type[Operation]] = {
     "llvm.intr.smin": arith.MinSIOp, "llvm.intr.smax": arith.MaxSIOp,
     "llvm.intr.umin": arith.MinUIOp, "llvm.intr.umax": arith.MaxUIOp,
     "llvm.fadd": arith.AddfOp, "llvm.fsub": arith.SubfOp, "llvm.fmul": arith.MulfOp,
-    "llvm.fdiv": arith.DivfOp,
+    "llvm.fdiv": arith.DivfOp, "llvm.frem": RemFOp,
     "llvm.intr.minnum": arith.MinnumfOp, "llvm.intr.maxnum": arith.MaxnumfOp,
 }
 CASTS: dict[str, type[Operation]] = {
@@ -53,11 +54,12 @@ MATH_CALLS: dict[str, str] = {
     "sqrtf": "llvm.intr.sqrt", "sqrt": "llvm.intr.sqrt", "fabsf": "llvm.intr.fabs",
     "fabs": "llvm.intr.fabs", "fminf": "llvm.intr.minnum", "fmin": "llvm.intr.minnum",
     "fmaxf": "llvm.intr.maxnum", "fmax": "llvm.intr.maxnum",
+    "fmodf": "llvm.frem", "fmod": "llvm.frem",
 }
 """C's math functions the flow has an op for, as the intrinsic clang may call instead."""
 _MATH_NAMES = ("sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 "
                "expm1 log log2 log10 log1p logb pow cbrt hypot floor ceil round trunc rint "
-               "nearbyint lround llround lrint llrint fmod remainder remquo copysign fma "
+               "nearbyint lround llround lrint llrint remainder remquo copysign fma "
                "ldexp scalbn frexp modf erf erfc tgamma lgamma fdim nan ilogb").split()
 MATH_LIBRARY = frozenset(n + suffix for n in _MATH_NAMES for suffix in ("", "f", "l"))
 """The rest of <math.h>: refused by name (the call has no body in the file)."""
@@ -387,9 +389,6 @@ class _Raiser:
                               f"{other:#x}) is not supported; isnan, isinf and isfinite are")
         self.vals[op.results[0]] = self.emit(test).results[0]
 
-    def _op_frem(self, op: Operation) -> None:
-        self.fail(op, "the floating-point remainder (fmod) is not supported")
-
     def _op_select(self, op: Operation) -> None:
         c, a, b = (self.value(v, op) for v in op.operands)
         self.vals[op.results[0]] = self.emit(arith.SelectOp(c, a, b)).results[0]
@@ -670,7 +669,7 @@ class _Raiser:
             return
         if not defined and name in MATH_LIBRARY:
             self.fail(op, f"the math function '{name}' is not supported (floating point "
-                          "has + - * /, sqrt, fabs, fmin, fmax, comparisons and casts)")
+                          "has + - * /, fmod, sqrt, fabs, fmin, fmax, comparisons and casts)")
         if not defined:
             self.fail(op, f"calling '{name}', which has no body in this file, is not "
                           f"supported; the kernel is compiled from this file alone: define "
