@@ -50,8 +50,8 @@ def test_only_failing_programs_keep_their_directory(tmp_path, monkeypatch):
 
 
 def test_a_stated_limitation_is_rejected_not_failed(tmp_path):
-    prog = _program("flt", "float flt(float x) { return x * 2.0f; }\n"
-                           "int main(void) { return flt(1.0f) != 2.0f; }\n")
+    prog = _program("flt", "long double flt(long double x) { return x * 2.0L; }\n"
+                           "int main(void) { return flt(1.0L) != 2.0L; }\n")
     result = run_program(prog, tmp_path, rtl=False)
     assert result.outcome == "rejected"
     assert "floating-point" in result.detail and not result.failed
