@@ -216,10 +216,18 @@ def _signed(t: str) -> str:
     return f"(({t})-1 < ({t})0)"
 
 
-def _pattern(value: str) -> str:
-    """A float's bit pattern (a cast would convert the value), an integer's value."""
+def _bits(value: str, is_float: bool) -> str:
+    """What the capture records of a scalar: a float's bit pattern (a cast would
+    convert the value), an integer's value."""
+    if not is_float:
+        return f"(unsigned long long){value}"
     return (f"({{ unsigned long long __b = 0; __builtin_memcpy(&__b, &{value}, "
             f"sizeof {value}); __b; }})")
+
+
+def _signedness(ctype: str, is_float: bool) -> str:
+    """The capture's is_signed: a float's pattern is unsigned, as the model's values are."""
+    return "0" if is_float else _signed(ctype)
 
 
 def _wrapper(sig: Signature) -> str:
@@ -234,26 +242,22 @@ def _wrapper(sig: Signature) -> str:
     lines.append("  __loom_cap_enter();")
     after = []
     for p in sig.params:
-        # a float's pattern is unsigned, as the model's values are
         if p.shape is None:
-            bits = _pattern(f"a{p.index}") if p.is_float else f"(unsigned long long)a{p.index}"
-            signed = "0" if p.is_float else _signed(f"__loom_t{p.index}")
-            lines.append(f"  __loom_cap_scalar({p.index}, {bits}, (int)sizeof(a{p.index}), "
-                         f"{signed});")
+            lines.append(f"  __loom_cap_scalar({p.index}, {_bits(f'a{p.index}', p.is_float)}, "
+                         f"(int)sizeof(a{p.index}), "
+                         f"{_signedness(f'__loom_t{p.index}', p.is_float)});")
             continue
         elem = f"__typeof__((*(__loom_t{p.index} *)0){'[0]' * len(p.shape)})"
-        signed = "0" if p.is_float else _signed(elem)
         lines.append(f"  __loom_cap_array_in({p.index}, (const void *)a{p.index}, "
-                     f"{p.elements}L, (int)sizeof({elem}), {signed});")
+                     f"{p.elements}L, (int)sizeof({elem}), {_signedness(elem, p.is_float)});")
         after.append(f"  __loom_cap_array_out({p.index}, (const void *)a{p.index});")
     lines.append("  __loom_cap_check();")
     if void:
         lines.append(f"  {sig.name}({names});")
     else:
         lines.append(f"  __loom_tr r = {sig.name}({names});")
-        bits = _pattern("r") if sig.result_float else "(unsigned long long)r"
-        signed = "0" if sig.result_float else _signed("__loom_tr")
-        after.append(f"  __loom_cap_result({bits}, (int)sizeof(r), {signed});")
+        after.append(f"  __loom_cap_result({_bits('r', sig.result_float)}, (int)sizeof(r), "
+                     f"{_signedness('__loom_tr', sig.result_float)});")
     lines += after
     if not void:
         lines.append("  return r;")

@@ -101,7 +101,8 @@ def build_queue(b: DfgBuilder, record: LoweringRecord, root: SSAValue, group: li
         ports += [st.dfg_op.operands[rank], *st.dfg_op.operands[:rank]]
     for ld in loads:
         ports += list(ld.dfg_op.results[1:])
-    port_of = {a: ("ld", j) for j, a in enumerate(loads)} | {a: ("st", s) for s, a in enumerate(stores)}
+    port_of = {a: ("ld", j) for j, a in enumerate(loads)} | \
+        {a: ("st", s) for s, a in enumerate(stores)}
     groups = [[port_of[a] for a in run] for run, _, _ in chain.groups]
     widest = max(sum(kind == k for kind, _ in g) for g in groups for k in ("ld", "st"))
     depth = max(QUEUE_DEPTH, 1 << (2 * widest - 1).bit_length())
