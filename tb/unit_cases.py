@@ -38,7 +38,7 @@ BINARY_CLASSES: dict[str, type] = {
 }
 CAST_CLASSES: dict[str, type] = {
     "extsi": arith.ExtSI, "extui": arith.ExtUI, "trunci": arith.TruncI,
-    "index_cast": arith.IndexCast,
+    "index_cast": arith.IndexCast, "bitcast": arith_float.Bitcast,
 }
 
 
@@ -141,9 +141,15 @@ def _cmpi() -> list[UnitCase]:
 
 # ---------------------------------------------------------------- float
 
-FLOAT_UNARY: dict[str, type] = {"negf": arith_float.NegF, "absf": arith_float.AbsF}
+FLOAT_UNARY: dict[str, type] = {"negf": arith_float.NegF, "absf": arith_float.AbsF,
+                                "sqrt": arith_float.SqrtF}
 FLOAT_BINARY: dict[str, type] = {"minnumf": arith_float.MinNumF,
-                                 "maxnumf": arith_float.MaxNumF}
+                                 "maxnumf": arith_float.MaxNumF, "addf": arith_float.AddF,
+                                 "subf": arith_float.SubF, "mulf": arith_float.MulF,
+                                 "divf": arith_float.DivF}
+FLOAT_CONVERT: dict[str, type] = {"sitofp": arith_float.SIToFP, "uitofp": arith_float.UIToFP,
+                                  "fptosi": arith_float.FPToSI, "fptoui": arith_float.FPToUI,
+                                  "extf": arith_float.ConvertF, "truncf": arith_float.ConvertF}
 
 
 def float_operand(rng: random.Random, w: int) -> int:
@@ -163,8 +169,32 @@ def float_operand(rng: random.Random, w: int) -> int:
             return sign | top | rng.randrange(1, 1 << m)         # NaN
         case 4:
             return f.bits(f.dtype(rng.randrange(-8, 9)))
+        case 5:   # an exponent at an edge: the least normals, 1, the greatest
+            edge = rng.choice((1, 2, m, (1 << (f.exponent_bits - 1)) - 1,
+                               (1 << f.exponent_bits) - 2 - rng.randrange(m)))
+            return sign | edge << m | rng.getrandbits(m)
         case _:
             return rng.getrandbits(w)
+
+
+def float_partner(rng: random.Random, w: int, a: int) -> int:
+    """A second operand for `a` that makes arithmetic hard: equal or near
+    magnitude (cancellation, ties), an exponent just inside or outside the
+    alignment window, or an unrelated corner."""
+    f = floats.fmt(w)
+    m = f.mantissa_bits
+    match rng.randrange(6):
+        case 0:
+            return a ^ f.sign if rng.random() < 0.5 else a
+        case 1:
+            return (a ^ rng.getrandbits(rng.randrange(1, m))) ^ (f.sign if rng.random() < 0.5 else 0)
+        case 2:
+            exponent = (a >> m) & ((1 << f.exponent_bits) - 1)
+            shifted = min(max(exponent + rng.randrange(-m - 4, m + 5), 0), (1 << f.exponent_bits) - 2)
+            return (a & ~(((1 << f.exponent_bits) - 1) << m)) | shifted << m | (
+                rng.getrandbits(m) if rng.random() < 0.5 else a & ((1 << m) - 1))
+        case _:
+            return float_operand(rng, w)
 
 
 def _float_stimulus(w: int, inputs: int) -> Callable[[random.Random, int], Stimulus]:
@@ -172,7 +202,7 @@ def _float_stimulus(w: int, inputs: int) -> Callable[[random.Random, int], Stimu
         lanes: list[list[int]] = [[] for _ in range(inputs)]
         for _ in range(count):
             a = float_operand(rng, w)
-            row = [a] + [a if rng.random() < 0.2 else float_operand(rng, w)   # ties
+            row = [a] + [a if rng.random() < 0.2 else float_partner(rng, w, a)   # ties
                          for _ in range(inputs - 1)]
             if inputs == 2 and rng.random() < 0.1:
                 row = [a & ~floats.fmt(w).sign, a | floats.fmt(w).sign][::rng.choice((1, -1))]
@@ -195,6 +225,46 @@ def _float(family: str) -> list[UnitCase]:
             make = lambda w=w: FLOAT_BINARY[family](w)
         out.append(actor_case(spec, make, _float_stimulus(w, 1 if family in FLOAT_UNARY else 2)))
     return out
+
+
+def _float_convert(family: str) -> list[UnitCase]:
+    """Integers from the integer stimulus (extremes included), floats from the
+    corner-heavy one, and for fpto* values near the integer range's ends."""
+    out = []
+    for p in CATALOG[family]:
+        spec, wi, wo = unit_spec(family, **p), p["w_in"], p["w_out"]
+
+        def stimulus(rng: random.Random, count: int, wi: int = wi, wo: int = wo) -> Stimulus:
+            if family in ("sitofp", "uitofp"):
+                return Stimulus([[_rounding_tie(rng, wi, wo) if rng.random() < 0.2
+                                  else rand_value(rng, wi) for _ in range(count)]])
+            return Stimulus([[_near_int_range(rng, wi, wo, family == "fptosi")
+                              if family.startswith("fpto") and rng.random() < 0.3
+                              else float_operand(rng, wi) for _ in range(count)]])
+
+        out.append(actor_case(spec, lambda wi=wi, wo=wo: FLOAT_CONVERT[family](wi, wo), stimulus))
+    return out
+
+
+def _rounding_tie(rng: random.Random, int_width: int, w: int) -> int:
+    """An integer exactly halfway between two binary`w` values (or nearly),
+    when the integer has more bits than the significand."""
+    m = floats.fmt(w).mantissa_bits
+    if int_width <= m + 2:
+        return rng.getrandbits(int_width)
+    tie = (rng.getrandbits(m + 1) << 1 | 1) << rng.randrange(int_width - m - 1)
+    return (tie + rng.choice((-1, 0, 0, 1))) & ((1 << int_width) - 1)
+
+
+def _near_int_range(rng: random.Random, w: int, int_width: int, is_signed: bool) -> int:
+    """A float within a few units of an end of the integer type's range, or a
+    fraction between -2 and 2 (truncation toward zero)."""
+    f = floats.fmt(w)
+    low, high = floats.int_range(int_width, is_signed)
+    if rng.random() < 0.3:
+        return f.bits(f.dtype(rng.uniform(-2.0, 2.0)))
+    end = rng.choice((low, high)) + rng.randrange(-3, 4)
+    return f.bits(f.dtype(float(end)) * f.dtype(rng.choice((1.0, 1.0000001, 0.9999999))))
 
 
 def _cast(op: str) -> list[UnitCase]:
@@ -579,6 +649,8 @@ def cases_for(family: str) -> list[UnitCase]:
         return _cmpi()
     if family == "cmpf" or family in FLOAT_UNARY or family in FLOAT_BINARY:
         return _float(family)
+    if family in FLOAT_CONVERT:
+        return _float_convert(family)
     raise KeyError(f"no test cases for unit family {family!r}")
 
 

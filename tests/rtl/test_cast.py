@@ -1,4 +1,4 @@
-"""Extsi / extui / trunci / index_cast.
+"""Extsi / extui / trunci / index_cast / bitcast.
 
 Template templates/cast.sv.j2, every catalog parameter set, against the
 golden op classes (tb.unit_cases)."""
@@ -9,7 +9,7 @@ from tb.unit_cases import cases_for
 from tb.unit_runner import run_cases
 
 pytestmark = pytest.mark.rtl
-FAMILIES = ['extsi', 'extui', 'trunci', 'index_cast']
+FAMILIES = ['extsi', 'extui', 'trunci', 'index_cast', 'bitcast']
 
 
 def cases():

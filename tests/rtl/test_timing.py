@@ -8,7 +8,8 @@ from loom.golden.run import find_func
 from loom.ir import parse_module
 from loom.rtl.netlist import build_netlist
 from loom.rtl.timing import channel_graph, ii_bound, loop_bound, loop_bounds, unit_timing
-from loom.rtl.units import FAMILIES, unit_spec
+from loom.rtl.catalog import CATALOG
+from loom.rtl.units import FAMILIES, FLOAT_PIPELINED, unit_spec
 
 # sum of i (or product) over 0..n-1: the accumulator is a carry whose next
 # value is OP(carry's value, i); the loop condition comes from a stream.
@@ -36,36 +37,8 @@ def _netlist(text: str):
 
 def test_every_unit_family_has_a_timing_model():
     for family in FAMILIES:
-        params = dict(n=2, w=8, slots=2, latency=2, w_in=8, w_out=16 if "ext" in family else 4,
-                      value=1, predicate="eq", ld=1, st=1, shape=(4,), step_op="+=",
-                      cont_cond="<", extras=(("x", 1),))
-        names = {"fork": ("n", "w"), "lazy_fork": ("n", "w"), "join": ("n",), "sync": ("n", "w"),
-                 "merge": ("n", "w"), "control_merge": ("n", "w"), "mux": ("n", "w"),
-                 "cond_br": ("w",), "constant": ("w", "value"), "source": (), "sink": (),
-                 "oehb": ("w",), "tehb": ("w",), "fifo": ("slots", "w"),
-                 "cmpi": ("w", "predicate"), "select": ("w",), "stream": ("step_op", "cont_cond", "w"),
-                 "gate": ("w",), "carry": ("w",), "invariant": ("w",), "load": ("w",),
-                 "store": ("w",), "memory": ("ld", "st", "shape", "w"),
-                 "extmemory": ("ld", "st", "shape", "w"), "compose": ("w", "extras"),
-                 "decompose": ("w", "extras"), "bundle": ("w", "extras"),
-                 "unbundle": ("w", "extras")}
-        if family in ("extsi", "extui"):
-            keys = dict(w_in=4, w_out=8)
-        elif family in ("trunci",):
-            keys = dict(w_in=8, w_out=4)
-        elif family == "index_cast":
-            keys = dict(w_in=8, w_out=8)
-        elif family == "cmpf":
-            keys = dict(w=32, predicate="olt")
-        elif family in ("negf", "absf", "minnumf", "maxnumf"):
-            keys = dict(w=64)
-        elif family == "lsq":
-            keys = dict(ld=1, st=1, shape=(4,), w=8, lq=2, sq=2, groups=((("ld", 0), ("st", 0)),))
-        elif family in names:
-            keys = {k: params[k] for k in names[family]}
-        else:                                   # binary and pipelined arithmetic
-            keys = dict(w=8) | (dict(latency=2) if family == "muli" else {})
-        timing = unit_timing(unit_spec(family, **keys))
+        params = CATALOG[family][0] if family in CATALOG else dict(w=8)   # divrem
+        timing = unit_timing(unit_spec(family, **params))
         assert timing.arcs or family in ("source", "sink"), family
 
 
@@ -94,6 +67,12 @@ def test_buffers_as_the_templates_build_them():
         div = unit_timing(unit_spec(op, w=32, latency=5))
         assert {(a.latency, a.valid_comb, a.ready_comb) for a in div.arcs} == {(5, False, True)}
         assert div.holds == {("result", None)}
+    for op in FLOAT_PIPELINED:   # pipeline_macros: the same shell as muli's
+        for params in CATALOG[op]:
+            spec = unit_spec(op, **params)
+            lat = spec.params["latency"]
+            arcs = {(a.latency, a.valid_comb, a.ready_comb) for a in unit_timing(spec).arcs}
+            assert arcs == {(lat, lat == 0, True)}, spec.module
 
 
 def test_carry_tokens_are_on_its_loop_ports():
@@ -114,6 +93,28 @@ def test_add_recurrence_is_bound_by_one_register():
 def test_multiply_in_the_recurrence_bounds_it_by_its_latency():
     net = _netlist(RECURRENCE.replace("OP", "muli"))
     latency = next(i.spec.params["latency"] for i in net.instances if i.spec.family == "muli")
+    value, cycle = ii_bound(net)
+    assert value == Fraction(latency) and "next" in cycle
+
+
+# the float sum of sitofp(i): the accumulator's recurrence runs through addf
+FLOAT_SUM = RECURRENCE.replace("-> (i32, none)", "-> (f32, none)").replace(
+    "%c0 = handshake.constant %0 {value = 0 : i32} : i32\n  %z0, %z1 = handshake.fork [2] %c0 : i32",
+    "%c0 = handshake.constant %0 {value = 0 : i32} : i32\n  %z0 = handshake.fork [1] %c0 : i32\n"
+    "  %z1 = handshake.constant %3 {value = 0.0 : f32} : f32").replace(
+    "%acc = dataflow.carry %d, %z1, %next : i1, i32, i32 -> i32",
+    "%acc = dataflow.carry %d, %z1, %next : i1, f32, f32 -> f32").replace(
+    "%t, %f = handshake.cond_br %b, %acc : i32",
+    "%t, %f = handshake.cond_br %b, %acc : f32").replace(
+    "%next = arith.OP %t, %body : i32",
+    "%bf = arith.sitofp %body : i32 to f32\n  %next = arith.addf %t, %bf : f32").replace(
+    "handshake.return %f, %3 : i32, none", "handshake.return %f, %3 : f32, none")
+
+
+def test_a_float_add_in_the_recurrence_bounds_it_by_its_latency():
+    net = _netlist(FLOAT_SUM)
+    latency = next(i.spec.params["latency"] for i in net.instances if i.spec.family == "addf")
+    assert latency == 6   # binary32's default (units.FLOAT_LATENCY)
     value, cycle = ii_bound(net)
     assert value == Fraction(latency) and "next" in cycle
 

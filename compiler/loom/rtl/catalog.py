@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from loom import floats
-from loom.rtl.units import BINARY_OPS, DIV_OPS, FLOAT_MINMAX_OPS, FLOAT_SIGN_OPS
+from loom.rtl.units import (BINARY_OPS, DIV_OPS, FLOAT_ARITH_TEMPLATES, FLOAT_MINMAX_OPS,
+                             FLOAT_SIGN_OPS)
 
 TAG_SPEC = (("tag", 2), ("spec", 1))   # seed 004: a thread tag and a speculation bit
 
@@ -95,4 +96,22 @@ CATALOG.update({
     "extui": [dict(w_in=1, w_out=32), dict(w_in=32, w_out=64), dict(w_in=8, w_out=16)],
     "trunci": [dict(w_in=32, w_out=1), dict(w_in=64, w_out=32), dict(w_in=16, w_out=8)],
     "index_cast": [dict(w_in=64, w_out=32), dict(w_in=32, w_out=64), dict(w_in=64, w_out=64)],
+    "bitcast": [dict(w_in=32, w_out=32), dict(w_in=64, w_out=64), dict(w_in=16, w_out=16)],
+    # the float conversions: integers of several widths, both formats,
+    # the default latency and a combinational one
+    "sitofp": [dict(w_in=32, w_out=32), dict(w_in=64, w_out=64), dict(w_in=8, w_out=32, latency=0),
+               dict(w_in=1, w_out=64, latency=1), dict(w_in=64, w_out=32)],
+    "uitofp": [dict(w_in=32, w_out=32), dict(w_in=64, w_out=64), dict(w_in=16, w_out=64, latency=0),
+               dict(w_in=64, w_out=32)],
+    "fptosi": [dict(w_in=32, w_out=32), dict(w_in=64, w_out=64), dict(w_in=32, w_out=8, latency=0),
+               dict(w_in=64, w_out=32), dict(w_in=32, w_out=64)],
+    "fptoui": [dict(w_in=32, w_out=32), dict(w_in=64, w_out=64), dict(w_in=64, w_out=16, latency=0),
+               dict(w_in=32, w_out=64)],
+    "extf": [dict(w_in=32, w_out=64), dict(w_in=32, w_out=64, latency=0),
+             dict(w_in=32, w_out=64, latency=1)],
+    "truncf": [dict(w_in=64, w_out=32), dict(w_in=64, w_out=32, latency=0),
+               dict(w_in=64, w_out=32, latency=1)],
 })
+for _op in FLOAT_ARITH_TEMPLATES:
+    # both formats at the default latency, combinational, one stage
+    CATALOG[_op] = [dict(w=32), dict(w=64), dict(w=32, latency=0), dict(w=64, latency=1)]

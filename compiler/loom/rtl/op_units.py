@@ -20,7 +20,8 @@ from loom.dialects.handshake_memory import LoadStoreQueueOp, memory_init
 from loom.floats import CMPF_NAMES
 from loom.golden.ops.arith import PREDICATE_NAMES
 from loom.ir import op_location
-from loom.rtl.units import FLOAT_MINMAX_OPS, FLOAT_SIGN_OPS
+from loom.rtl.units import (FLOAT_ARITH_TEMPLATES, FLOAT_CONVERT_OPS, FLOAT_MINMAX_OPS,
+                            FLOAT_SIGN_OPS)
 
 Lane = tuple[str, int | None]
 INDEX_BITS = 64
@@ -163,14 +164,19 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
 
 
 def _float_unit(op: Operation) -> OpUnit | None:
-    """The unit of a float op the RTL has (compare, sign, min/max), else None."""
+    """The unit of a float op the RTL has, else None (remf)."""
     kind, ops = op_kind(op), list(op.operands)
+    if kind in FLOAT_CONVERT_OPS or kind == "bitcast":
+        return OpUnit(kind, dict(w_in=_w(ops[0]), w_out=_w(op.results[0])), [("ins", None)],
+                      [("outs", None)])
+    if kind == "sqrt":
+        return OpUnit(kind, dict(w=_w(ops[0])), [("ins", None)], [("outs", None)])
     if kind == "cmpf":
         return OpUnit("cmpf", dict(w=_w(ops[0]), predicate=CMPF_NAMES[_prop(op, "predicate")]),
                       [("lhs", None), ("rhs", None)], [("result", None)])
     if kind in FLOAT_SIGN_OPS:
         return OpUnit(kind, dict(w=_w(ops[0])), [("ins", None)], [("outs", None)])
-    if kind in FLOAT_MINMAX_OPS:
+    if kind in FLOAT_MINMAX_OPS or kind in FLOAT_ARITH_TEMPLATES:
         return OpUnit(kind, dict(w=_w(ops[0])), [("lhs", None), ("rhs", None)],
                       [("result", None)])
     return None

@@ -17,6 +17,8 @@ Read from templates/*.sv.j2:
 - arith_pipelined (muli) with latency L > 0: valid registered (its last
   stage), ready combinational (the advance chain), latency L; arith_divider
   (the divisions) the same with L = its `latency` (w/L quotient bits a stage);
+  the float arithmetic and conversions (pipeline_macros) the same with L =
+  their `latency`, combinational when L = 0;
 - carry: valid combinational from a, b and d (fast path); a and b ready
   combinational on o's ready, d's ready registered (`in_cond`);
 - invariant: valid combinational from a and d, both readies combinational;
@@ -55,7 +57,7 @@ from fractions import Fraction
 from loom.dialects import handshake as hs
 from loom.rtl.netlist import Channel, Instance, Netlist, build_netlist
 from loom.rtl.units import (BINARY_OPS, CAST_OPS, DIV_OPS, FIFO_KINDS, FLOAT_MINMAX_OPS,
-                            FLOAT_SIGN_OPS, UnitSpec)
+                            FLOAT_PIPELINED, FLOAT_SIGN_OPS, UnitSpec)
 from loom.scc import strongly_connected
 
 Lane = tuple[str, int | None]
@@ -176,7 +178,7 @@ def unit_timing(spec: UnitSpec) -> UnitTiming:
         return UnitTiming(_all_to_all(spec, latency=1, valid_comb=False, ready_comb=False,
                                       entry=True),
                           frozenset(_lanes(spec, "out")), self_ii=1)
-    if f in ("muli", "divrem") or f in DIV_OPS:
+    if f in ("muli", "divrem") or f in DIV_OPS or f in FLOAT_PIPELINED:
         lat = spec.params["latency"]
         return UnitTiming(_all_to_all(spec, latency=lat, valid_comb=lat == 0),
                           frozenset(_lanes(spec, "out")) if lat else frozenset())

@@ -27,9 +27,18 @@ DIV_OPS = ("divsi", "divui", "remsi", "remui")
 CONFIGURED = "cfg"
 """A cmpi predicate or stream cont_cond chosen at run time by a plain input of
 the same name (a fabric unit whose config field selects it), not fixed."""
-CAST_OPS = ("extsi", "extui", "trunci", "index_cast")
+CAST_OPS = ("extsi", "extui", "trunci", "index_cast", "bitcast")
 FLOAT_SIGN_OPS = ("negf", "absf")
 FLOAT_MINMAX_OPS = ("minnumf", "maxnumf")
+FLOAT_ARITH_TEMPLATES = {"addf": "float_add", "subf": "float_add", "mulf": "float_mul",
+                         "divf": "float_div", "sqrt": "float_sqrt"}
+FLOAT_CONVERT_OPS = ("sitofp", "uitofp", "fptosi", "fptoui", "extf", "truncf")
+FLOAT_PIPELINED = (*FLOAT_ARITH_TEMPLATES, *FLOAT_CONVERT_OPS)
+"""The float units with a latency parameter (a pipeline after the
+combinational core, templates/pipeline_macros.sv.j2)."""
+FLOAT_EXPONENT_BITS = 16
+"""Signed bits of the exponents inside a float unit: enough for a binary64
+product's or quotient's least significant bit (about -2,200 to 2,100)."""
 FIFO_KINDS = ("oehb", "tehb", "fifo")
 EXTMEMORY_IN_FLIGHT = 2   # default beats in flight per extmemory bridge, and credits per load port
 
@@ -362,6 +371,65 @@ def _float_minmax(p: _Params) -> UnitSpec:
                     dict(fmt, op=p.family))
 
 
+FLOAT_LATENCY = {"addf": (6, 7), "subf": (6, 7), "mulf": (2, 3), "divf": (15, 36),
+                 "sqrt": (15, 36)}
+"""Default latencies (binary32, binary64): the stage counts of the FloPoCo
+units that EPFL Dynamatic's data/components.json lists with the longest
+critical path under 5 ns (a 200 MHz clock): addf 6 / 7 stages at 3.6 / 5.1
+ns (the 64-bit one a hair over), mulf 2 / 3, divf 15 / 36. sqrt takes the
+divider's (Dynamatic has none); the conversions take 5, Dynamatic's sitofp
+and fptosi latency."""
+FLOAT_CONVERT_LATENCY = 5
+
+
+def _float_latency(p: _Params, w: int) -> int:
+    default = FLOAT_LATENCY[p.family][w == 64] if p.family in FLOAT_LATENCY \
+        else FLOAT_CONVERT_LATENCY
+    return p.int("latency", 0, 64, default=default)
+
+
+@family(*FLOAT_ARITH_TEMPLATES)
+def _float_arith(p: _Params) -> UnitSpec:
+    """Pipelined IEEE arithmetic (templates/float_add, float_mul, float_div,
+    float_sqrt): a combinational core, rounded once, then `latency` stages."""
+    fmt = _float_format(p)
+    w = fmt["w"]
+    lat = _float_latency(p, w)
+    unary = p.family == "sqrt"
+    ports = (Port("ins", "in", w), Port("outs", "out", w)) if unary else \
+        (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
+    return UnitSpec(p.family, FLOAT_ARITH_TEMPLATES[p.family], f"loom_{p.family}_w{w}_l{lat}",
+                    dict(w=w, latency=lat), ports, lat > 0,
+                    dict(fmt, op=p.family, latency=lat, xb=FLOAT_EXPONENT_BITS))
+
+
+@family(*FLOAT_CONVERT_OPS)
+def _float_convert(p: _Params) -> UnitSpec:
+    """Conversions between the float formats and integers of 1 to 64 bits
+    (templates/float_convert.sv.j2)."""
+    op = p.family
+    float_in, float_out = op in ("fptosi", "fptoui", "extf", "truncf"), \
+        op in ("sitofp", "uitofp", "extf", "truncf")
+    # an integer result has a sign bit and a magnitude bit at least
+    wi, wo = p.int("w_in", 1, 64), p.int("w_out", 2 if op.startswith("fpto") else 1, 64)
+    ctx: dict[str, Any] = dict(op=op, wi=wi, wo=wo, xb=FLOAT_EXPONENT_BITS)
+    for side, width, is_float in (("i", wi, float_in), ("o", wo, float_out)):
+        if is_float:
+            if width not in floats.FORMATS:
+                raise p.fail(f"parameter 'w_{'in' if side == 'i' else 'out'}' must be 32 or 64 "
+                             f"(binary32, binary64), got {width}")
+            ctx[f"e{side}"] = floats.fmt(width).exponent_bits
+    if op == "extf" and not wo > wi or op == "truncf" and not wo < wi:
+        raise p.fail(f"w_out ({wo}) must be {'wider' if op == 'extf' else 'narrower'} than w_in ({wi})")
+    if float_out:
+        ctx["nan"] = floats.fmt(wo).canonical_nan
+    lat = p.int("latency", 0, 64, default=FLOAT_CONVERT_LATENCY)
+    ctx["latency"] = lat
+    ports = (Port("ins", "in", wi), Port("outs", "out", wo))
+    return UnitSpec(op, "float_convert", f"loom_{op}_w{wi}_to{wo}_l{lat}",
+                    dict(w_in=wi, w_out=wo, latency=lat), ports, lat > 0, ctx)
+
+
 @family("select")
 def _select(p: _Params) -> UnitSpec:
     w = p.int("w", 1, 4096)
@@ -378,6 +446,8 @@ def _cast(p: _Params) -> UnitSpec:
         raise p.fail(f"w_out ({wo}) must be wider than w_in ({wi})")
     if op == "trunci" and wo >= wi:
         raise p.fail(f"w_out ({wo}) must be narrower than w_in ({wi})")
+    if op == "bitcast" and wo != wi:   # a float's pattern as an integer, or back
+        raise p.fail(f"w_out ({wo}) must equal w_in ({wi})")
     ports = (Port("ins", "in", wi), Port("outs", "out", wo))
     return UnitSpec(op, "cast", f"loom_{op}_w{wi}_to{wo}", dict(w_in=wi, w_out=wo), ports,
                     False, dict(op=op, wi=wi, wo=wo))
