@@ -2,8 +2,7 @@
  * fmaxf (a sorting network, as an HLS user writes one), then a histogram of
  * the classes of the results: NaN, infinite, zero (either sign), subnormal,
  * normal. The inputs hold every class on purpose: fminf/fmaxf drop a NaN
- * against a number, so NaNs leave the network, and -0 meets +0. Only float
- * compares, min/max and abs: the RTL's float units of issue 33 so far. */
+ * against a number, so NaNs leave the network, and -0 meets +0. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

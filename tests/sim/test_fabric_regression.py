@@ -139,13 +139,15 @@ REFUSED: dict[str, str] = {
     "aes_subbytes": "the constant table 'sbox' is not supported on the fabric",
     "recip_div": "the constant table 'recip' is not supported on the fabric",
     "gemver": "the kernel maps onto no preset",
-    "oddeven_sort_f32": "C1: no function unit",
+    **{k: "C1: no function unit" for k in (
+        "atax_f32", "cholesky_f64", "dot_f64", "float_specials", "gemm_f32", "jacobi_1d_f64",
+        "oddeven_sort_f32", "quantize_f32", "trisolv_f64")},
 }
 """Kernels the fabric refuses in one line (`--adg auto`), and why: a file-scope
 constant table (the direct RTL reads it from a ROM; the fabric's memories
 start empty); eleven arrays, nine of them memories on the fabric where the
 largest preset has eight (gemver); floats, which no preset's units take yet
-(oddeven_sort_f32, issue 33)."""
+(the float kernels, issue 33)."""
 
 
 SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],
