@@ -25,7 +25,7 @@ def test_programs_are_free_of_undefined_behaviour(tmp_path, seed):
     src.write_text(prog.source)
     exe = tmp_path / "k"
     subprocess.run(["gcc", "-O0", "-w", "-fsanitize=undefined,address",
-                    "-fno-sanitize-recover=all", str(src), "-o", str(exe)], check=True)
+                    "-fno-sanitize-recover=all", str(src), "-o", str(exe), "-lm"], check=True)
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "runtime error" not in run.stderr, run.stderr
 
@@ -36,5 +36,6 @@ def test_the_generator_covers_the_supported_subset():
                   r"\bwhile \(", r"\bdo \{", r"\bbreak;", r"\bcontinue;", r"return \(",
                   r"\bstatic \w+ h\d\(", r"\[N\]\[N\]", r"= \(\w+\)\(\(uint\d+_t\)a\d\[",
                   r"\bint8_t\b", r"\buint16_t\b", r"\bint64_t\b", r"\buint64_t\b",
-                  r"\bvoid fuzz_", r"\brand\(\)"):
+                  r"\bvoid fuzz_", r"\brand\(\)", r"\bfloat a\d\[N\]", r"\bdouble v\d = ",
+                  r"\(int64_t\)fmin\(fmax\(", r"\bfminf?\(", r"\bsqrtf?\(", r"\) / \("):
         assert re.search(shape, text), f"no program has {shape}"

@@ -97,8 +97,8 @@ def run_seed_program(seed: int, work: Path, rtl: bool = True,
 
 def _check_ubsan(src: Path, out: Path) -> None:
     exe = out / "ubsan"
-    build = subprocess.run([*UBSAN, str(src), "-o", str(exe)], capture_output=True, text=True,
-                           check=False)
+    build = subprocess.run([*UBSAN, str(src), "-o", str(exe), "-lm"], capture_output=True,
+                           text=True, check=False)
     if build.returncode != 0:
         raise _Stop("invalid-c", f"gcc: {build.stderr.strip()}")
     try:
