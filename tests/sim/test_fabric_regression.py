@@ -140,8 +140,9 @@ REFUSED: dict[str, str] = {
     "recip_div": "the constant table 'recip' is not supported on the fabric",
     "gemver": "the kernel maps onto no preset",
     **{k: "C1: no function unit" for k in (
-        "atax_f32", "cholesky_f64", "dot_f64", "float_specials", "gemm_f32", "jacobi_1d_f64",
-        "oddeven_sort_f32", "quantize_f32", "trisolv_f64")},
+        "atax_f32", "cholesky_f64", "covariance_f64", "dot_f64", "float_specials", "gemm_f32",
+        "hist_f32", "jacobi_1d_f64", "lu_f64", "mvt_f32", "oddeven_sort_f32", "quantize_f32",
+        "seidel_2d_f32", "tanh_poly_f32", "trisolv_f64")},
 }
 """Kernels the fabric refuses in one line (`--adg auto`), and why: a file-scope
 constant table (the direct RTL reads it from a ROM; the fabric's memories
