@@ -1,10 +1,10 @@
 /* Cholesky factorization in place, A = L L^T, with a division per entry and
- * a square root per column (PolyBench cholesky, DATA_TYPE double). The
- * matrix is made positive definite as PolyBench's init does: a lower
- * triangle, a unit diagonal, then A := B B^T. */
+ * a square root per column (PolyBench cholesky, DATA_TYPE double, on its
+ * positive-definite input: polybench_spd.h). */
 #include <math.h>
 
 #include "cholesky_f64.h"
+#include "polybench_spd.h"
 
 void cholesky_f64(double A[N][N]) {
   for (int i = 0; i < N; i++) {
@@ -20,23 +20,8 @@ void cholesky_f64(double A[N][N]) {
 }
 
 int main(void) {
-  double A[N][N], B[N][N];
-  for (int i = 0; i < N; i++) {
-    for (int j = 0; j <= i; j++)
-      A[i][j] = (double)(-j % N) / N + 1;
-    for (int j = i + 1; j < N; j++)
-      A[i][j] = 0;
-    A[i][i] = 1;
-  }
-  for (int r = 0; r < N; r++)
-    for (int s = 0; s < N; s++) {
-      B[r][s] = 0;
-      for (int t = 0; t < N; t++)
-        B[r][s] += A[r][t] * A[s][t];
-    }
-  for (int r = 0; r < N; r++)
-    for (int s = 0; s < N; s++)
-      A[r][s] = B[r][s];
+  double A[N][N];
+  init_spd(A);
   cholesky_f64(A);
   return 0;
 }
