@@ -6,7 +6,7 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import AnyFloat, MemRefType
 
 from loom.cli import main
 from loom.diagnostics import LoomError
@@ -36,6 +36,10 @@ def _memref_types(func) -> list[MemRefType]:
     return args + locals_
 
 
+def _carries_floats(op) -> bool:
+    return any(isinstance(v.type, AnyFloat) for v in (*op.operands, *op.results))
+
+
 def _address_counts(func) -> set[int]:
     return {len(op.operands) - 2 for op in func.body.block.ops if op.name in ACCESSES}
 
@@ -57,9 +61,10 @@ def test_multi_index_kernel_flat_golden_equals_native(compiled, chess_2x2, name)
     lower(arts.scf_mlir, dfg, arts.top, fanin, flat_memrefs=True)
     func = find_func(load_module(dfg), arts.top, str(dfg))
     assert _address_counts(func) == {1}
-    # the address arithmetic uses units a fabric has (no index multiplier)
+    # the address arithmetic uses units a fabric has (no index multiplier);
+    # ops that carry a float have no fabric unit yet (issue 33), whatever the flattening
     assert not {describe(op) for op in mapped_ops(func.body.block)
-                if not candidates(op, units)}
+                if not candidates(op, units) and not _carries_floats(op)}
     assert all(len(t.get_shape()) == 1 for t in _memref_types(func))
     # the bundle's regions fill the flat memrefs exactly
     args = func.body.block.args
