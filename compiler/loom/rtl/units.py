@@ -374,18 +374,12 @@ def _float_minmax(p: _Params) -> UnitSpec:
 FLOAT_LATENCY = {"addf": (6, 7), "subf": (6, 7), "mulf": (2, 3), "divf": (15, 36),
                  "sqrt": (15, 36)}
 """Default latencies (binary32, binary64): the stage counts of the FloPoCo
-units that EPFL Dynamatic's data/components.json lists with the longest
-critical path under 5 ns (a 200 MHz clock): addf 6 / 7 stages at 3.6 / 5.1
-ns (the 64-bit one a hair over), mulf 2 / 3, divf 15 / 36. sqrt takes the
+configurations in EPFL Dynamatic's data/components.json whose critical path
+is nearest 5 ns (a 200 MHz clock): addf 6 / 7 stages at 3.6 / 5.1 ns (the
+64-bit one a hair over), mulf 2 / 3, divf 15 / 36. sqrt takes the
 divider's (Dynamatic has none); the conversions take 5, Dynamatic's sitofp
 and fptosi latency."""
 FLOAT_CONVERT_LATENCY = 5
-
-
-def _float_latency(p: _Params, w: int) -> int:
-    default = FLOAT_LATENCY[p.family][w == 64] if p.family in FLOAT_LATENCY \
-        else FLOAT_CONVERT_LATENCY
-    return p.int("latency", 0, 64, default=default)
 
 
 @family(*FLOAT_ARITH_TEMPLATES)
@@ -394,7 +388,7 @@ def _float_arith(p: _Params) -> UnitSpec:
     float_sqrt): a combinational core, rounded once, then `latency` stages."""
     fmt = _float_format(p)
     w = fmt["w"]
-    lat = _float_latency(p, w)
+    lat = p.int("latency", 0, 64, default=FLOAT_LATENCY[p.family][w == 64])
     unary = p.family == "sqrt"
     ports = (Port("ins", "in", w), Port("outs", "out", w)) if unary else \
         (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
