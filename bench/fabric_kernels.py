@@ -43,7 +43,7 @@ Columns:
 Under the table, each row above LIMIT names its slowest loop against the
 direct RTL, that loop's bound, and where the fabric's cycles on its
 critical recurrence are (link registers of backward switch hops, fifos kept
-as registers, PE output buffers, a memory's store latch).
+as registers, PE output buffers).
 
 Area of the preset, with `--area` only: bench/fabric_area.py's total
 (its hierarchical Yosys runs, cached under gen/bench/fabric_area/: the

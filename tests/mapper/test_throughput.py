@@ -118,23 +118,3 @@ def test_the_slowest_loop_and_what_holds_it_are_read_off_its_routes():
                          "pe_0_0; 2 link register(s): sw_1_1, sw_0_1; 1 fifo(s): pe_0_0_in1)")
     assert b.limit().endswith("0 of its critical recurrence's 6 cycle(s) / 1 token(s) on fabric "
                               "registers")
-    # a store into a memory on the recurrence: the fabric memory's store latch
-    from dataclasses import replace
-    assert replace(b, latches=1).limit().endswith(
-        "1 of its critical recurrence's 6 cycle(s) / 1 token(s) on fabric registers "
-        "(1 memory store latch(es))")
-
-
-def test_a_store_on_the_recurrence_counts_its_memory_latch(tmp_path):
-    # countdown stores dst[...] every iteration, and each store waits for
-    # the previous one's done (done means ordered): its loop's recurrence
-    # runs through the store's request into the memory, and on `-f`, where
-    # the mapper bypasses every other fifo it can, the latch is what the
-    # fabric adds to it
-    view = adg_view(preset("chess-8x8-ext2-f").build())
-    m = map_dfg(kernel_func("countdown", tmp_path, view.max_join_fanin).regions[0].block, view)
-    loop = throughput(m, view).slowest()
-    assert loop.latches == 1 and "1 memory store latch(es)" in loop.limit()
-    assert not any(lp.latches for lp in throughput(
-        map_dfg(kernel_func("sum_n", tmp_path, view.max_join_fanin).regions[0].block, view),
-        view).loops)   # sum_n only loads

@@ -7,9 +7,9 @@ from the direct flow's unit templates, so loom.rtl.timing's arcs hold for
 it) with the fabric's own registers between them (loom.fabric.rtl.latency):
 each DFG edge's route adds the buffers it passes (the producer's PE output
 buffer, the link buffers AdgView.link_buffer places, fabric.fifo nodes not
-bypassed), and a memory adds its store latch to its store arcs. Switches,
-tag ops and a memory's result queues (empty, they pass a result at once)
-are combinational. The loops and their bounds
+bypassed). Switches, tag ops, a memory's result queues (empty, they pass
+a result at once) and its store pairing registers (a lane's address and
+data that come together pass at once) are combinational. The loops and their bounds
 are then those of loom.rtl.timing on the same channel graph as the direct
 RTL (maximum cycle ratio per strongly connected component, loop entries
 cut), so a loop's fabric II and its direct II compare one to one.
@@ -95,8 +95,6 @@ class LoopThroughput:
     """The critical recurrence's channels."""
     routes: tuple[RouteTiming, ...]
     """The routes of its channels that hold a register (in the cycle's order)."""
-    latches: int = 0
-    """The memory store latches it passes (latency.STORE_LATCH_LATENCY each)."""
 
     def line(self) -> str:
         """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
@@ -106,8 +104,7 @@ class LoopThroughput:
 
     def limit(self) -> str:
         """One line: the loop's bound beside its direct one, and the fabric's
-        registers on its critical recurrence by kind (a memory's store latch
-        among them)."""
+        registers on its critical recurrence by kind."""
         kinds: dict[str, list[str]] = {}
         for route in self.routes:
             for reg in route.registers:
@@ -116,9 +113,7 @@ class LoopThroughput:
                 kinds.setdefault(kind, []).append(node)
         regs = "; ".join(f"{len(nodes)} {kind}(s): {', '.join(nodes)}"
                          for kind, nodes in kinds.items())
-        if self.latches:
-            regs += ("; " if regs else "") + f"{self.latches} memory store latch(es)"
-        cycles = sum(r.latency for r in self.routes) + self.latches * latency.STORE_LATCH_LATENCY
+        cycles = sum(r.latency for r in self.routes)
         return (f"loop {self.loop}: expected II {fmt_bound(self.ii)} "
                 f"(direct RTL {fmt_bound(self.direct_ii)}); {cycles} of its critical "
                 f"recurrence's {self.latency} cycle(s) / {self.tokens} token(s) on fabric "
@@ -301,33 +296,21 @@ def _loop(name: str, bound: LoopBound, plain: LoopBound | None, g: ChannelGraph,
     by_name = {c.name: c.index for c in g.net.channels if c.copy_of is None}
     crossed = tuple(routes[by_name[c]] for c in bound.cycle
                     if c in by_name and by_name[c] in routes and routes[by_name[c]].latency)
-    latches = sum(1 for c in bound.cycle
-                  if c in by_name and _into_store(g.net.channels[by_name[c]]))
     return LoopThroughput(name, bound.value, plain.value if plain else Fraction(0),
-                          bound.latency, bound.tokens, tuple(bound.cycle), crossed, latches)
-
-
-def _into_store(ch: Channel) -> bool:
-    """Whether `ch` is a store's request into a memory (its store latch is the fabric's)."""
-    return ch.sink is not None and ch.sink[0].spec.family in ("memory", "extmemory") \
-        and ch.sink[1].startswith("st_")
+                          bound.latency, bound.tokens, tuple(bound.cycle), crossed)
 
 
 # ---------------------------------------------------------------- the fabric's graph
 
 def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> ChannelGraph:
     """The direct RTL's channel graph with the fabric's registers: a route's
-    on the arcs leaving the channel it ends on, a store latch on its memory's
-    store arcs."""
+    on the arcs leaving the channel it ends on."""
     g = ChannelGraph(direct.net, [], dict(direct.self_ii))
     for e in direct.edges:
         route = routes.get(e.src)
-        latch = latency.STORE_LATCH_LATENCY if (
-            e.arc.flow and _into_store(direct.net.channels[e.src])) else 0
-        extra = (route.latency if route else 0) + latch
-        # a fabric register cuts valid; ready where the route's buffer or the
-        # store latch registers it
-        ready_cut = latch > 0 or (route is not None and route.ready_registered)
+        extra = route.latency if route else 0
+        # a fabric register cuts valid; ready where the route's buffer registers it
+        ready_cut = route is not None and route.ready_registered
         g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra,
                                               valid_comb=False,
                                               ready_comb=e.arc.ready_comb and not ready_cut))

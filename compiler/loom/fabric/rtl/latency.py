@@ -8,11 +8,11 @@ and the hardware cannot drift apart.
 - a link AdgView.link_buffer names gets the same buffer (top.py);
 - a fabric.fifo node is its depth's buffer, or no latency when bypassed (its
   slots stay: docs/fabric/fifo.md);
-- a store's address and data wait in a latch for the lanes' bridge (a
-  memory's result families leave through a two-slot queue that passes a
-  result at once when empty: no cycle)
-  (templates/fabric_memory_lanes.sv.j2).
-Switches, tag ops and a PE's muxes are combinational (0 cycles).
+Switches, tag ops and a PE's muxes are combinational (0 cycles), and so
+is a memory's lane side (templates/fabric_memory_lanes.sv.j2): a result
+family's two-slot queue passes a result at once when empty, and a store
+lane's address and data that come together pass its pairing registers at
+once.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ OUTPUT_BUFFER_SLOTS = 2
 """The buffer on every PE output: registered valid and ready."""
 LINK_BUFFER_SLOTS = 2
 """The buffer on a backward switch link or after a del_tag."""
-STORE_LATCH_LATENCY = 1
-"""A store lane's address and data registers in front of the bridge."""
 
 
 @cache
@@ -38,5 +36,4 @@ def buffer_latency(slots: int) -> int:
     return max(a.latency for a in unit_timing(spec).arcs)
 
 
-__all__ = ["LINK_BUFFER_SLOTS", "OUTPUT_BUFFER_SLOTS",
-           "STORE_LATCH_LATENCY", "buffer_latency"]
+__all__ = ["LINK_BUFFER_SLOTS", "OUTPUT_BUFFER_SLOTS", "buffer_latency"]
