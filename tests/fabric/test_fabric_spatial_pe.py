@@ -55,18 +55,20 @@ module {{
 FUS = [FuModel("arith.addi", (32, 32), (32,)), FuModel("arith.cmpi", (32, 32), (1,)),
        FuModel("handshake.constant", (0,), (32,)), FuModel("handshake.cond_br", (1, 32), (32, 32)),
        FuModel("arith.select", (1, 32, 32), (32,)), FuModel("arith.muli", (32, 32), (32,))]
-N_IN, N_OUT, K_IN, K_OUT = 3, 2, 3, 2
+N_IN, N_OUT = 3, 2
 
 
-def random_config(rng: random.Random) -> dict[str, int]:
+def random_config(rng: random.Random, fus: list[FuModel] = FUS) -> dict[str, int]:
+    # the PE has as many input (output) muxes as its widest unit has ports
+    k_in, k_out = max(len(f.in_widths) for f in fus), max(len(f.out_widths) for f in fus)
     if rng.random() < 0.1:
-        return {f"in{k}.disconnect": 1 for k in range(K_IN)} | {
-            f"out{k}.disconnect": 1 for k in range(K_OUT)}   # an unused PE
-    opcode = rng.randrange(len(FUS))
-    fu = FUS[opcode]
+        return {f"in{k}.disconnect": 1 for k in range(k_in)} | {
+            f"out{k}.disconnect": 1 for k in range(k_out)}   # an unused PE
+    opcode = rng.randrange(len(fus))
+    fu = fus[opcode]
     fields = {"enable": 1, "opcode": opcode}
     perm = rng.sample(range(N_IN), N_IN)
-    for k in range(K_IN):
+    for k in range(k_in):
         if k < len(fu.in_widths):
             fields[f"in{k}.sel"] = perm[k]
         elif rng.random() < 0.5:   # drain a PE input the FU does not use
@@ -74,7 +76,7 @@ def random_config(rng: random.Random) -> dict[str, int]:
         else:
             fields[f"in{k}.disconnect"] = 1
     outs = rng.sample(range(N_OUT), N_OUT)
-    for k in range(K_OUT):
+    for k in range(k_out):
         if k < len(fu.out_widths) and rng.random() < 0.8:
             fields[f"out{k}.sel"] = outs[k]
         elif k < len(fu.out_widths):
@@ -88,14 +90,14 @@ def random_config(rng: random.Random) -> dict[str, int]:
     return fields
 
 
-def make_case(rng, layout, n):
-    fields = random_config(rng)
+def make_case(rng, layout, n, fus: list[FuModel] = FUS, small=(0, 1, 2, 3)):
+    fields = random_config(rng, fus)
     streams = []
     for _ in range(N_IN):
         # small values make cmpi's and cond_br's outcomes vary
-        streams.append([rng.choice([0, 1, 2, 3]) if rng.random() < 0.5 else t
+        streams.append([rng.choice(small) if rng.random() < 0.5 else t
                         for t in random_tokens(rng, 32, n)])
-    model = spatial_pe(fields, streams, N_OUT, FUS)
+    model = spatial_pe(fields, streams, N_OUT, fus)
     case = FabricCase({"pe_0_0": fields}, {}, {}, {})
     for i in range(N_IN):
         case.inputs[f"in{i}"] = streams[i]
@@ -122,3 +124,34 @@ def test_spatial_pe_matches_model():
 @pytest.mark.parametrize("seed", [2, 3, 4])
 def test_spatial_pe_long(seed):
     run_fabric("spatial_pe", ADG, make_case, seed=seed, tokens=600, episodes=16)
+
+
+F = "f32"
+FLOAT_ADG = ADG.split("fabric.function_unit @fu_add")[0] + "\n    ".join(
+    f"""fabric.function_unit @fu_{name}({args}) -> ({res}) [latency = {lat}, interval = 1] {{
+      %0 = {op} {operands} : {types}
+      fabric.yield %0 : {res}
+    }}""" for name, op, args, operands, types, res, lat in (
+        ("addf", "arith.addf", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, F, 6),
+        ("mulf", "arith.mulf", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, F, 2),
+        ("divf", "arith.divf", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, F, 15),
+        ("sqrt", "math.sqrt", f"%arg0: {F}", "%arg0", F, F, 15),
+        ("sitofp", "arith.sitofp", "%arg0: i32", "%arg0", f"i32 to {F}", F, 5),
+        ("fptosi", "arith.fptosi", f"%arg0: {F}", "%arg0", f"{F} to i32", "i32", 5))
+) + "\n    fabric.yield\n  }" + ADG.split("fabric.yield\n  }", 1)[1]
+FLOAT_FUS = [FuModel("arith.addf", (32, 32), (32,)), FuModel("arith.mulf", (32, 32), (32,)),
+             FuModel("arith.divf", (32, 32), (32,)), FuModel("math.sqrt", (32,), (32,)),
+             FuModel("arith.sitofp", (32,), (32,)), FuModel("arith.fptosi", (32,), (32,))]
+FLOAT_CORNERS = (0x00000000, 0x80000000, 0x3F800000, 0x7F800000, 0x7FC00000, 0x00000001,
+                 0x7F7FFFFF, 0x4F000000, 0xCF000000, 0x3F000000)
+"""Binary32 corners: zeros, one, infinity, NaN, the least subnormal, the largest
+finite, +-2^31 (fptosi's edges), one half (a rounding tie)."""
+
+
+def test_float_units_match_model():
+    # the float units of section 5 as fabric function units (issue 33): each
+    # against the golden float ops, random operands and the binary32 corners
+    cases = run_fabric("spatial_pe_float", FLOAT_ADG,
+                       lambda rng, layout, n: make_case(rng, layout, n, FLOAT_FUS, FLOAT_CORNERS),
+                       seed=1, tokens=80, episodes=8)
+    assert len({c.config["pe_0_0"].get("opcode") for c in cases}) >= 4

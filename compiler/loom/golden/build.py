@@ -101,16 +101,27 @@ def _float(op: Operation) -> Actor | None:
     for any other op."""
     kind = op_kind(op)
     try:
-        if kind in _FLOAT_BINARY:
-            return _FLOAT_BINARY[kind](_w(op.results[0].type))
-        if kind in _FLOAT_UNARY:
-            return _FLOAT_UNARY[kind](_w(op.results[0].type))
-        if kind in _FLOAT_CASTS:
-            return _FLOAT_CASTS[kind](_w(op.operands[0].type), _w(op.results[0].type))
         if kind == "cmpf":
             return arith_float.CmpF(_predicate(op, floats.CMPF_NAMES), _w(op.operands[0].type))
+        if op.operands:
+            return float_actor(kind, _w(op.operands[0].type), _w(op.results[0].type))
     except ValueError as exc:     # a float format other than f32 / f64
         raise LoomError(f"{op.name}: {exc}") from None
+    return None
+
+
+def float_actor(kind: str, w_in: int, w_out: int) -> Actor | None:
+    """The actor of float op `kind` (op_kind's name: addf, sqrt, sitofp, ...;
+    not cmpf, whose predicate it needs) on operands of w_in and results of
+    w_out bits; None for any other op. Raises ValueError for a float format
+    other than f32 / f64. Also the fabric's reference model of a float
+    function unit (loom.fabric.models.function_unit)."""
+    if kind in _FLOAT_BINARY:
+        return _FLOAT_BINARY[kind](w_out)
+    if kind in _FLOAT_UNARY:
+        return _FLOAT_UNARY[kind](w_out)
+    if kind in _FLOAT_CASTS:
+        return _FLOAT_CASTS[kind](w_in, w_out)
     return None
 
 

@@ -152,7 +152,7 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
                       [("o", None)])
     if name == "dataflow.invariant":
         return OpUnit("invariant", dict(w=_w(res[0])), [("d", None), ("a", None)], [("o", None)])
-    if (unit := _float_unit(op)) is not None:
+    if (unit := float_unit(op)) is not None:
         return unit
     if _computes_on_floats(op):
         raise LoomError(f"{name} on floating point has no RTL unit yet (`loom run` checks a "
@@ -163,8 +163,9 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
     raise LoomError(f"{name} has no RTL unit", op_location(op) or Location(filename))
 
 
-def _float_unit(op: Operation) -> OpUnit | None:
-    """The unit of a float op the RTL has, else None (remf)."""
+def float_unit(op: Operation) -> OpUnit | None:
+    """The unit of a float op the RTL has, else None (remf); the direct RTL's
+    and a fabric function unit's (loom.fabric.rtl.fu)."""
     kind, ops = op_kind(op), list(op.operands)
     if kind in FLOAT_CONVERT_OPS or kind == "bitcast":
         return OpUnit(kind, dict(w_in=_w(ops[0]), w_out=_w(op.results[0])), [("ins", None)],

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, fu_field
 from loom.golden.actor import Actor
+from loom.golden.build import float_actor
 from loom.golden.channel import Channel
 from loom.golden.ops import arith
 from loom.golden.ops.carry import Carry
@@ -85,4 +86,6 @@ class FuModel:
             return Load()
         if self.op == "handshake.store":
             return Store()
+        if (actor := float_actor(self.op.split(".", 1)[1], self.in_widths[0], w)) is not None:
+            return actor
         raise ValueError(f"no reference model for {self.op}")

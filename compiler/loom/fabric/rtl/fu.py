@@ -28,6 +28,7 @@ from loom.fabric.rtl.modules import Module, render_fabric
 from loom.fabric.rtl.sv import (ONE, ZERO, Assign, Decl, Expr, Instance, Ref, Statement, decl,
                                expr, resize)
 from loom.dialects.fabric_types import scalar_width
+from loom.rtl.op_units import float_unit
 from loom.rtl.render import render_spec
 from loom.rtl.units import BINARY_OPS, CONFIGURED, DIV_OPS, UnitSpec, unit_spec
 
@@ -124,7 +125,18 @@ def _unit_of(op: Operation) -> tuple[UnitSpec, str | None]:
         return unit_spec("carry", w=outs[0]), None
     if name == "dataflow.invariant":
         return unit_spec("invariant", w=outs[0]), None
+    if name != "arith.cmpf" and (unit := float_unit(op)) is not None:
+        return unit_spec(unit.family, **unit.params), None
     raise LoomError(f"{name} in a function unit has no fabric RTL yet")
+
+
+def _ports(op: Operation) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The unit's handshake port per operand and per result of `op`."""
+    if op.name in _PORTS:
+        return _PORTS[op.name]
+    unit = float_unit(op)
+    assert unit is not None, op.name   # _unit_of took it
+    return tuple(p for p, _ in unit.ins), tuple(p for p, _ in unit.outs)
 
 
 SHARED_FAMILIES = {f"arith.{op}": ("divrem", "op_sel", DIV_OPS.index(op)) for op in DIV_OPS}
@@ -443,7 +455,7 @@ class _Builder:
             self.mux(op, ins, outs)
             return
         spec, plain = _unit_of(op)
-        self.instance(spec, f"op{index}", ins, outs, op, _PORTS[op.name],
+        self.instance(spec, f"op{index}", ins, outs, op, _ports(op),
                       {plain: (self.cfg(index), self.fields[index].width)} if plain else {})
 
     def instance(self, spec: UnitSpec, inst: str, ins: list[str], outs: list[str],
