@@ -45,7 +45,8 @@ MAX_JOIN_FANIN = 64
 """The largest `--max-join-fanin` (loom.lowering.legalize.MAX_HARDWARE_JOIN_FANIN,
 the config encoding's ceiling; not imported here, a test keeps the two equal);
 the smallest is 2, as a tree of joins needs two inputs per join."""
-ADG_GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>][-f]"
+ADG_GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
+               "[-fp][-f]")
 ADG_LIMITS = ("rows R and columns C 1 to 32, tracks T 1 to 7, memories N 1 to 64 of each "
               "kind, lanes L and S 1 to 256 per memory, bridge fan-in F 2 to 32, dividers every "
               "K 1 to 32")

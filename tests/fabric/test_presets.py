@@ -165,7 +165,7 @@ def _kinds(module: ModuleOp) -> tuple[int, int, list[tuple[int, int]]]:
            if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")}
     kinds = list(pes.values())
     dividers = sorted(tuple(int(x) for x in name.split("_")[1:]) for name, kind in pes.items()
-                      if kind == "pe_alu_div")
+                      if kind.startswith("pe_alu_div"))
     return kinds.count("pe_ctrl"), kinds.count("pe_alu"), dividers
 
 
@@ -404,3 +404,24 @@ def test_two_tracks_from_16x16_on():
     assert all(any(d in p.name for d in dense) for p in presets() if p.tracks == 3)
     assert {(p.rows, p.tracks) for p in presets() if not any(d in p.name for d in dense)} == {
         (2, 1), (4, 1), (8, 1), (16, 2), (20, 2)}
+
+
+def test_fp_puts_float_units_beside_the_dividers(tmp_path):
+    # -fp: the divider PEs (and only they) hold addf, subf, mulf, divf and
+    # sqrt on f32 and f64, each at its unit's default latency
+    _, module = _written("chess-4x4-d2-fp", tmp_path)
+    assert _kinds(module) == (8, 4, [(1, 1), (1, 3), (3, 1), (3, 3)])
+    float_ops = {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "math.sqrt"}
+    for pe, units in _pe_ops(module).items():
+        singles = {next(iter(ops)) for ops in units if len(ops) == 1}
+        assert (float_ops <= singles) == (pe == "pe_alu_div_fp"), pe
+    latencies = {op.attributes["sym_name"].data: op.attributes["latency"].value.data
+                 for op in module.walk() if op.name == "fabric.function_unit"}
+    # Dynamatic's FloPoCo stage counts (rtl/units.FLOAT_LATENCY), written out
+    assert {k: latencies[k] for k in ("fu_addf_f32", "fu_addf_f64", "fu_mulf_f32",
+                                      "fu_mulf_f64", "fu_divf_f64", "fu_sqrt_f32")} == {
+        "fu_addf_f32": 6, "fu_addf_f64": 7, "fu_mulf_f32": 2, "fu_mulf_f64": 3,
+        "fu_divf_f64": 36, "fu_sqrt_f32": 15}
+    p = parse_preset("chess-4x4-d2-fp-f")
+    assert (p.floats, p.pe_fifos, p.name) == (True, True, "chess-4x4-d2-fp-f")
+    assert "with f32 and f64 float units" in p.description

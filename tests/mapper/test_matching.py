@@ -277,3 +277,29 @@ def test_a_memory_is_described_by_its_lanes_and_memref_not_its_ports():
     # grows with its lanes (sha256_block's local array has 130 operands)
     assert describe(_local(64)) == "handshake.memory[ld = 1, st = 1] of memref<64xi32>"
     assert describe(_extmemory(LOAD1)) == "handshake.extmemory[ld = 1, st = 0] of memref<?xi32>"
+
+
+def test_a_float_rides_units_that_only_move_it(units):
+    # a float value through a gate or an invariant (integer units of its
+    # width) passes bit for bit; an op that reads it as a number needs a float
+    # unit: addf has no host on the integer adders, nor f32 data on i32 compares
+    gate, inv = _dfg("    %o, %q = dataflow.gate %v, %c : f32, i1 -> f32, i1\n"
+                     "    %i = dataflow.invariant %q, %o : i1, f32 -> f32\n"
+                     "    handshake.sink %i : f32", "%v: f32, %c: i1")
+    assert [c.unit for c in candidates(gate, units)] == ["fu_gate"]
+    assert [c.unit for c in candidates(inv, units)] == ["fu_invariant"]
+    (add,) = _dfg("    %s = arith.addf %a, %b : f32\n    handshake.sink %s : f32",
+                  "%a: f32, %b: f32")
+    assert candidates(add, units) == []
+    # an f64 is wider than the i32 gate: the width rule still holds
+    (wide,) = _dfg("    %o, %q = dataflow.gate %v, %c : f64, i1 -> f64, i1\n"
+                   "    handshake.sink %o : f64\n    handshake.sink %q : i1", "%v: f64, %c: i1")
+    assert candidates(wide, units) == []
+
+
+def test_a_float_constant_is_its_bit_pattern(units):
+    (const,) = _dfg("    %k = handshake.constant %c {value = -1.5 : f32} : f32\n"
+                    "    handshake.sink %k : f32", "%c: none")
+    (cand,) = candidates(const, units)
+    # IEEE binary32 -1.5: sign 1, exponent 127, fraction 0.5
+    assert (cand.unit, dict(cand.fields)) == ("fu_const", {"fu.0.value": 0xBFC00000})

@@ -58,7 +58,11 @@ How the fabric was chosen:
   and `pe_alu_div` (pe_alu plus an i32 and an i64 divider, the largest
   units, each doing divsi, divui, remsi or remui as configured: one
   `fabric.mux` unit, one datapath) on one even cell in 16 (`-d4`,
-  divider_cell; `-d<K>` for one in K * K). A 2x2 already holds every kind;
+  divider_cell; `-d<K>` for one in K * K); with `-fp`, the divider PEs
+  also hold float units (`pe_alu_div_fp`: addf, subf, mulf, divf and sqrt
+  on f32 and on f64, the direct flow's units at their default latencies;
+  a float value rides the integer PEs' data-moving units, carry, branch,
+  load and store, bit for bit: mapper/port_types.py). A 2x2 already holds every kind;
   larger grids hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
@@ -133,7 +137,7 @@ from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS, OUTPUT_BUFFER_SLOTS
-from loom.rtl.units import DIV_OPS, divider_latency
+from loom.rtl.units import DIV_OPS, divider_latency, float_latency
 
 WIDTH = 64
 DATA = "i64"
@@ -206,7 +210,7 @@ of thousands of digits would raise rather than compare)."""
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
-    r"(?:-d(\d+))?(-f)?$")
+    r"(?:-d(\d+))?(-fp)?(-f)?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -270,6 +274,19 @@ def _alu() -> list[fu.FunctionUnit]:
     ]
 
 
+FLOAT_TYPES = ("f32", "f64")
+FLOAT_BINARY = ("addf", "subf", "mulf", "divf")
+
+
+def _floats() -> list[fu.FunctionUnit]:
+    """The float units of a `-fp` divider PE, each at its unit's default
+    latency (rtl/units.FLOAT_LATENCY)."""
+    return [*(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t, latency=float_latency(op, int(t[1:])))
+              for t in FLOAT_TYPES for op in FLOAT_BINARY),
+            *(fu.unary(f"fu_sqrt_{t}", "math.sqrt", t, latency=float_latency("sqrt", int(t[1:])))
+              for t in FLOAT_TYPES)]
+
+
 def _alu_div() -> list[fu.FunctionUnit]:
     """pe_alu and one divider per width whose op (divsi, divui, remsi, remui)
     is configured: the four share one datapath."""
@@ -329,6 +346,8 @@ class ChessPreset:
     divider_every: int = DIVIDER_EVERY
     """`-d<K>`: the dividers sit in the ALU PEs whose row and column are
     both DIVIDER_OFFSET(K) modulo K (one PE in K * K; divider_cell)."""
+    floats: bool = False
+    """`-fp`: the divider PEs also hold the float units (_floats)."""
 
     @property
     def name(self) -> str:
@@ -337,7 +356,7 @@ class ChessPreset:
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
             self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin + \
             (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
-            ("-f" if self.pe_fifos else "")
+            ("-fp" if self.floats else "") + ("-f" if self.pe_fifos else "")
 
     @property
     def description(self) -> str:
@@ -350,6 +369,8 @@ class ChessPreset:
         if self.bridge_fanin != MAX_SWITCH_PORTS:
             tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
         tracks += f", dividers in one PE of {self.divider_every ** 2}"
+        if self.floats:
+            tracks += " with f32 and f64 float units"
         if self.pe_fifos:
             tracks += ", bypassable fifos on every PE output and input and backward switch link"
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
@@ -366,7 +387,8 @@ recurrences) sum_n 1,812, dot 1,227, fir 12,008, crc32 2,451; with 2
 slots 683, 910, 5,014, 917; with 4 slots 608, 910, 5,014, 661 (direct
 RTL: 304, 136, 1,008, 643)."""
 
-GRAMMAR = "chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>][-f]"
+GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
+           "[-fp][-f]")
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
@@ -415,7 +437,8 @@ def parse_preset(name: str) -> ChessPreset:
     if not 1 <= every <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': dividers every 1 to {MESH_MAX} rows and "
                         f"columns (-d{m[12]})")
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[13]), every)
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[14]), every,
+                       bool(m[13]))
 
 
 def tracks_for(size: int) -> int:
@@ -468,7 +491,8 @@ def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
     kinds = {
         "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl()),
         "alu": b.define_pe("pe_alu", 4, 4, WIDTH, _alu()),
-        "alu_div": b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div()),
+        "alu_div": b.define_pe("pe_alu_div_fp", 4, 4, WIDTH, _alu_div() + _floats())
+        if p.floats else b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div()),
     }
 
     def select(r: int, c: int) -> PEDef:

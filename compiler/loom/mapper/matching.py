@@ -25,13 +25,15 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from xdsl.dialects.builtin import FloatAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
+from loom.dialects import handshake as hs
 from loom.fabric import config_layout as cl
 from loom.fabric.adg_view import FunctionUnit
 from loom.mapper.dfg_ops import COMMUTATIVE, attr_int, attr_str, predicate
-from loom.mapper.port_types import fits, low_bit_operands
+from loom.mapper.port_types import fits, low_bit_operands, moved
 
 # --- effective graphs of a unit --------------------------------------------------------
 
@@ -134,7 +136,9 @@ def _value_field(sw: Operation, hw_op: Operation, width: int) -> int | None:
             pred = predicate(sw)
             return cl.cmpf_predicate(pred) if pred is not None else None
         case "handshake.constant":
-            value = attr_int(sw, "value")
+            # a float constant's field is its IEEE bit pattern
+            value = sw.bits if isinstance(sw, hs.ConstantOp) and isinstance(
+                sw.value, FloatAttr) else attr_int(sw, "value")
             return cl.constant_bits(value, width) if value is not None else None
         case "dataflow.stream":
             cond = attr_str(sw, "cont_cond")
@@ -172,7 +176,8 @@ def _single_op_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> 
         return
     for k, res in enumerate(sw.results):
         port = outputs.index(k) if k in outputs else None
-        if port is None or not fits(res.type, out_types[port], exact=False):
+        if port is None or not fits(res.type, out_types[port], exact=False,
+                                    moves=moved(sw.name, result=k)):
             return
     body_index = [op for op in block.ops if op.name != "fabric.yield"].index(hw_op)
     fields = list(eff.mux_fields)
@@ -190,7 +195,8 @@ def _single_op_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> 
             port = operand_port[hw_index]
             assert port is not None
             exact = sw_index not in low_bits
-            if not fits(sw.operands[sw_index].type, in_types[port], exact):
+            if not fits(sw.operands[sw_index].type, in_types[port], exact,
+                        moves=moved(sw.name, operand=sw_index)):
                 ok = False
                 break
             inputs[port] = sw_index

@@ -18,6 +18,12 @@ trunci, data through select, mux, branches, carry, gate, invariant, store
 data) and every result may be narrower than the port. `index` matches
 only `index`, floats only the same float; a `none` token may use any
 port where the width may differ (LOOM: width 0), else only `none`.
+
+Kinds. An op that only moves a value (MOVES: a branch's, mux's or
+select's data, a carry, gate or invariant value, a load's or store's data,
+a constant) never reads it as a number, so a float value may use an
+integer port there, under the width rule (LOOM compares widths only): the
+bits pass unchanged, and the float unit that reads them has a float port.
 """
 
 from __future__ import annotations
@@ -47,6 +53,29 @@ LOW_BITS = {
 }
 """Operands that may use a wider hardware port (None: every operand but the first
 for mux, whose operand 0 is the select; every operand for join)."""
+
+
+MOVES: dict[str, tuple[tuple[int, ...] | None, tuple[int, ...] | None]] = {
+    "handshake.cond_br": ((1,), None), "handshake.mux": (None, None),
+    "arith.select": ((1, 2), None), "dataflow.carry": ((1, 2), None),
+    "dataflow.gate": ((0,), (0,)), "dataflow.invariant": ((1,), None),
+    "handshake.load": ((1,), (0,)), "handshake.store": ((1,), (0,)),
+    "handshake.constant": ((), None),
+}
+"""Ops that move a value without reading it: (its operands, its results);
+None: every result, or for mux every operand but the select."""
+
+
+def moved(op_name: str, operand: int | None = None, result: int | None = None) -> bool:
+    """Whether `op_name` only moves its operand (or result) of that index."""
+    if op_name not in MOVES:
+        return False
+    operands, results = MOVES[op_name]
+    if result is not None:
+        return results is None or result in results
+    if operands is None:   # mux: every data operand
+        return operand is not None and operand > 0
+    return operand in operands
 
 
 def low_bit_operands(op_name: str, count: int) -> frozenset[int]:
@@ -85,8 +114,9 @@ def kind_width(t: Attribute) -> tuple[str, int] | None:
             return None
 
 
-def fits(sw: Attribute, hw: Attribute, exact: bool) -> bool:
-    """Whether a software value of type `sw` may use a hardware port of type `hw`."""
+def fits(sw: Attribute, hw: Attribute, exact: bool, moves: bool = False) -> bool:
+    """Whether a software value of type `sw` may use a hardware port of type
+    `hw`; `moves`: the op only moves the value (MOVES)."""
     if isinstance(hw, TaggedType):
         return False  # function unit ports are native (the verifier's rule)
     s, h = kind_width(value_type(sw)), kind_width(hw)
@@ -94,6 +124,8 @@ def fits(sw: Attribute, hw: Attribute, exact: bool) -> bool:
         return False
     if s[0] == "none" and not exact:
         return True  # a bare token (width 0) rides any port; its data is ignored
+    if moves and s[0].startswith("f") and h[0] == "int":
+        s = ("int", s[1])   # a float's bits through a unit that does not read them
     if s[0] != h[0]:
         return False
     return s[1] == h[1] if exact else s[1] <= h[1]
@@ -108,4 +140,5 @@ def boundary_fits(sw: Attribute, hw: Attribute) -> bool:
     return s is not None and h is not None and s <= h
 
 
-__all__ = ["LOW_BITS", "boundary_fits", "fits", "kind_width", "low_bit_operands", "value_type"]
+__all__ = ["LOW_BITS", "MOVES", "boundary_fits", "fits", "kind_width", "low_bit_operands", "moved",
+           "value_type"]

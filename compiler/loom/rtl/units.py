@@ -382,13 +382,18 @@ and fptosi latency."""
 FLOAT_CONVERT_LATENCY = 5
 
 
+def float_latency(op: str, w: int) -> int:
+    """The default latency of float op `op` (FLOAT_LATENCY's) on w bits (32 or 64)."""
+    return FLOAT_LATENCY[op][w == 64]
+
+
 @family(*FLOAT_ARITH_TEMPLATES)
 def _float_arith(p: _Params) -> UnitSpec:
     """Pipelined IEEE arithmetic (templates/float_add, float_mul, float_div,
     float_sqrt): a combinational core, rounded once, then `latency` stages."""
     fmt = _float_format(p)
     w = fmt["w"]
-    lat = p.int("latency", 0, 64, default=FLOAT_LATENCY[p.family][w == 64])
+    lat = p.int("latency", 0, 64, default=float_latency(p.family, w))
     unary = p.family == "sqrt"
     ports = (Port("ins", "in", w), Port("outs", "out", w)) if unary else \
         (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
