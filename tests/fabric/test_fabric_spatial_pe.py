@@ -6,6 +6,7 @@ enable, opcode, input muxes (select, discard, disconnect), output demuxes
 the config layout and streamed through the cfg port, under random input
 validity and output backpressure."""
 
+import itertools
 import random
 
 import pytest
@@ -58,13 +59,14 @@ FUS = [FuModel("arith.addi", (32, 32), (32,)), FuModel("arith.cmpi", (32, 32), (
 N_IN, N_OUT = 3, 2
 
 
-def random_config(rng: random.Random, fus: list[FuModel] = FUS) -> dict[str, int]:
+def random_config(rng: random.Random, fus: list[FuModel] = FUS,
+                  opcode: int | None = None) -> dict[str, int]:
     # the PE has as many input (output) muxes as its widest unit has ports
     k_in, k_out = max(len(f.in_widths) for f in fus), max(len(f.out_widths) for f in fus)
-    if rng.random() < 0.1:
+    if opcode is None and rng.random() < 0.1:
         return {f"in{k}.disconnect": 1 for k in range(k_in)} | {
             f"out{k}.disconnect": 1 for k in range(k_out)}   # an unused PE
-    opcode = rng.randrange(len(fus))
+    opcode = rng.randrange(len(fus)) if opcode is None else opcode
     fu = fus[opcode]
     fields = {"enable": 1, "opcode": opcode}
     perm = rng.sample(range(N_IN), N_IN)
@@ -85,13 +87,16 @@ def random_config(rng: random.Random, fus: list[FuModel] = FUS) -> dict[str, int
             fields[f"out{k}.disconnect"] = 1
     if fu.op == "arith.cmpi":
         fields["fu.0.value"] = rng.randrange(10)
+    if fu.op == "arith.cmpf":
+        fields["fu.0.value"] = rng.randrange(16)   # any of the sixteen, by MLIR ordinal
     if fu.op == "handshake.constant":
         fields["fu.0.value"] = rng.getrandbits(32)
     return fields
 
 
-def make_case(rng, layout, n, fus: list[FuModel] = FUS, small=(0, 1, 2, 3)):
-    fields = random_config(rng, fus)
+def make_case(rng, layout, n, fus: list[FuModel] = FUS, small=(0, 1, 2, 3),
+              opcode: int | None = None):
+    fields = random_config(rng, fus, opcode)
     streams = []
     for _ in range(N_IN):
         # small values make cmpi's and cond_br's outcomes vary
@@ -137,11 +142,13 @@ FLOAT_ADG = ADG.split("fabric.function_unit @fu_add")[0] + "\n    ".join(
         ("divf", "arith.divf", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, F, 15),
         ("sqrt", "math.sqrt", f"%arg0: {F}", "%arg0", F, F, 15),
         ("sitofp", "arith.sitofp", "%arg0: i32", "%arg0", f"i32 to {F}", F, 5),
-        ("fptosi", "arith.fptosi", f"%arg0: {F}", "%arg0", f"{F} to i32", "i32", 5))
+        ("fptosi", "arith.fptosi", f"%arg0: {F}", "%arg0", f"{F} to i32", "i32", 5),
+        ("cmpf", "arith.cmpf olt,", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, "i1", 1))
 ) + "\n    fabric.yield\n  }" + ADG.split("fabric.yield\n  }", 1)[1]
 FLOAT_FUS = [FuModel("arith.addf", (32, 32), (32,)), FuModel("arith.mulf", (32, 32), (32,)),
              FuModel("arith.divf", (32, 32), (32,)), FuModel("math.sqrt", (32,), (32,)),
-             FuModel("arith.sitofp", (32,), (32,)), FuModel("arith.fptosi", (32,), (32,))]
+             FuModel("arith.sitofp", (32,), (32,)), FuModel("arith.fptosi", (32,), (32,)),
+             FuModel("arith.cmpf", (32, 32), (1,))]
 FLOAT_CORNERS = (0x00000000, 0x80000000, 0x3F800000, 0x7F800000, 0x7FC00000, 0x00000001,
                  0x7F7FFFFF, 0x4F000000, 0xCF000000, 0x3F000000)
 """Binary32 corners: zeros, one, infinity, NaN, the least subnormal, the largest
@@ -151,7 +158,9 @@ finite, +-2^31 (fptosi's edges), one half (a rounding tie)."""
 def test_float_units_match_model():
     # the float units of section 5 as fabric function units (issue 33): each
     # against the golden float ops, random operands and the binary32 corners
+    units = itertools.cycle(range(len(FLOAT_FUS)))   # each unit in turn
     cases = run_fabric("spatial_pe_float", FLOAT_ADG,
-                       lambda rng, layout, n: make_case(rng, layout, n, FLOAT_FUS, FLOAT_CORNERS),
-                       seed=1, tokens=80, episodes=8)
-    assert len({c.config["pe_0_0"].get("opcode") for c in cases}) >= 4
+                       lambda rng, layout, n: make_case(rng, layout, n, FLOAT_FUS, FLOAT_CORNERS,
+                                                        next(units)),
+                       seed=1, tokens=80, episodes=2 * len(FLOAT_FUS))
+    assert {c.config["pe_0_0"]["opcode"] for c in cases} == set(range(len(FLOAT_FUS)))

@@ -407,11 +407,12 @@ def test_two_tracks_from_16x16_on():
 
 
 def test_fp_puts_float_units_beside_the_dividers(tmp_path):
-    # -fp: the divider PEs (and only they) hold addf, subf, mulf, divf and
-    # sqrt on f32 and f64, each at its unit's default latency
+    # -fp: the divider PEs (and only they) hold addf, subf, mulf, divf,
+    # sqrt, negf and cmpf on f32 and f64, each at its unit's default latency
     _, module = _written("chess-4x4-d2-fp", tmp_path)
     assert _kinds(module) == (8, 4, [(1, 1), (1, 3), (3, 1), (3, 3)])
-    float_ops = {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "math.sqrt"}
+    float_ops = {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "math.sqrt", "arith.negf",
+                 "arith.cmpf"}
     for pe, units in _pe_ops(module).items():
         singles = {next(iter(ops)) for ops in units if len(ops) == 1}
         assert (float_ops <= singles) == (pe == "pe_alu_div_fp"), pe

@@ -50,13 +50,14 @@ lane 0 leaves the root split, lane 1 a second split below it, as the 64
 store lanes of sha256_block's local array do on its preset; and, as there,
 the lanes go round all four sides (`-ring`)."""
 
-FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64"])
-"""Behind slow (the preset's build, 333 s on 2026-11-28, is float units in
-16 PEs): a float kernel on a `-fp` preset, its addf and mulf on float
-units, its values through integer carries, branches and loads bit for bit;
+FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64", "tanh_poly_f32"])
+"""Behind slow (the preset's build, 242 to 333 s on 2026-11-28, is float
+units in 16 PEs): float kernels on a `-fp` preset, their addf, mulf,
+divf, negf and cmpf (predicate configured) on float units, their values
+through integer carries, branches, muxes, loads and stores bit for bit;
 every edge against the golden model under both stall seeds. The other
-float kernels need a 16x16 (80 ops and more) or cmpf and conversions, which
-no preset unit takes yet."""
+float kernels need a 16x16 (80 ops and more) or the int/float conversions,
+which no preset unit takes yet."""
 
 BYPASS = ("chess-8x8-ext2-f", ["sum_n", "dot", "fir", "collatz", "countdown"])
 """In make test too: the `-f` preset, bypassable fifos on every PE link and

@@ -25,14 +25,14 @@ from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_memory import REGION_FIELDS
 from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.fabric.adg_view import AdgView, ViewNode
+from loom.floats import CMPF_NAMES
 
 WORD_BITS = 32
 
 CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 """arith.cmpi predicates by their MLIR ordinal (the 4-bit field's value)."""
-CMPF_PREDICATES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                   "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
-"""arith.cmpf predicates by their MLIR ordinal."""
+CMPF_PREDICATES = CMPF_NAMES
+"""arith.cmpf predicates by their MLIR ordinal (loom.floats)."""
 CONT_COND_BITS = {"<": 1, "<=": 2, ">": 4, ">=": 8, "!=": 16}
 """dataflow.stream's cont_cond as LOOM's 5-bit one-hot field."""
 REGION_FIELD_NAMES = ("valid", "start_lane", "end_lane", "addr_offset", "elem_size_log2")

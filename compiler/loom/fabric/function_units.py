@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loom.diagnostics import LoomError
+from loom.floats import CMPF_NAMES
 
 MAX_JOIN_FANIN = 64
 """LOOM's largest hardware join (the join_mask field's limit)."""
@@ -90,6 +91,15 @@ def cast(name: str, op: str, from_type: str, to_type: str,
 def index_cast(name: str, from_type: str, to_type: str = "index",
                latency: int = 1, interval: int = 1) -> FunctionUnit:
     return cast(name, "arith.index_cast", from_type, to_type, latency, interval)
+
+
+def cmpf(name: str, type_: str, predicate: str = "oeq",
+         latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """arith.cmpf; the predicate is a config field, the body's value only a hint."""
+    if predicate not in CMPF_NAMES:
+        raise LoomError(f"cmpf unit {name}: unknown predicate '{predicate}'")
+    return _unit(name, [type_, type_], ["i1"], f"arith.cmpf {predicate}, %arg0, %arg1 : {type_}",
+                 latency, interval)
 
 
 def cmpi(name: str, type_: str, predicate: str = "eq",
@@ -187,7 +197,7 @@ def raw(name: str, inputs: Sequence[str], outputs: Sequence[str], body: str,
 
 
 __all__ = [
-    "CMPI_PREDICATES", "FunctionUnit", "MAX_JOIN_FANIN", "binary", "carry", "cast", "cmpi",
+    "CMPI_PREDICATES", "FunctionUnit", "MAX_JOIN_FANIN", "binary", "carry", "cast", "cmpf", "cmpi",
     "configurable",
     "cond_br", "constant", "gate", "index_cast", "invariant", "join", "load", "mux", "raw",
     "select", "stream", "store", "unary",

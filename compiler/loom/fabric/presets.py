@@ -59,8 +59,9 @@ How the fabric was chosen:
   units, each doing divsi, divui, remsi or remui as configured: one
   `fabric.mux` unit, one datapath) on one even cell in 16 (`-d4`,
   divider_cell; `-d<K>` for one in K * K); with `-fp`, the divider PEs
-  also hold float units (`pe_alu_div_fp`: addf, subf, mulf, divf and sqrt
-  on f32 and on f64, the direct flow's units at their default latencies;
+  also hold float units (`pe_alu_div_fp`: addf, subf, mulf, divf, sqrt,
+  negf and cmpf (its predicate configured) on f32 and on f64, the direct
+  flow's units at their default latencies;
   a float value rides the integer PEs' data-moving units, carry, branch,
   load and store, bit for bit: mapper/port_types.py). A 2x2 already holds every kind;
   larger grids hold each many times. A PE slice is 3 config words (the 64-bit
@@ -284,7 +285,9 @@ def _floats() -> list[fu.FunctionUnit]:
     return [*(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t, latency=float_latency(op, int(t[1:])))
               for t in FLOAT_TYPES for op in FLOAT_BINARY),
             *(fu.unary(f"fu_sqrt_{t}", "math.sqrt", t, latency=float_latency("sqrt", int(t[1:])))
-              for t in FLOAT_TYPES)]
+              for t in FLOAT_TYPES),
+            *(fu.unary(f"fu_negf_{t}", "arith.negf", t) for t in FLOAT_TYPES),
+            *(fu.cmpf(f"fu_cmpf_{t}", t) for t in FLOAT_TYPES)]
 
 
 def _alu_div() -> list[fu.FunctionUnit]:

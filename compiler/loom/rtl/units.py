@@ -345,12 +345,17 @@ def _float_format(p: _Params) -> dict[str, int]:
 @family("cmpf")
 def _cmpf(p: _Params) -> UnitSpec:
     fmt = _float_format(p)
-    pred = p.choice("predicate", floats.CMPF_NAMES)
-    relation, unordered = floats.CMPF_PREDICATES[pred]
+    pred = p.choice("predicate", (*floats.CMPF_NAMES, CONFIGURED))
     w = fmt["w"]
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", 1))
+    if pred == CONFIGURED:   # the predicate's MLIR ordinal (a fabric unit's config field)
+        ports += (Port("predicate", "in", clog2(len(floats.CMPF_NAMES)), plain=True),)
+        relation, unordered = None, False
+    else:
+        relation, unordered = floats.CMPF_PREDICATES[pred]
     return UnitSpec("cmpf", "cmpf", f"loom_cmpf_{pred}_w{w}", dict(predicate=pred, w=w), ports,
-                    False, dict(fmt, predicate=pred, relation=relation, unordered=unordered))
+                    False, dict(fmt, predicate=pred, relation=relation, unordered=unordered,
+                                predicates=list(floats.CMPF_PREDICATES.values())))
 
 
 @family(*FLOAT_SIGN_OPS)

@@ -1,6 +1,6 @@
 """function_unit: one single-op unit as a spatial PE runs it: the golden op
 class of its op (loom.golden.ops), configured by its payload field
-(`fu_field(0, "value")`: constant value, cmpi predicate, stream cont_cond,
+(`fu_field(0, "value")`: constant value, cmpi and cmpf predicate, stream cont_cond,
 join mask).
 
 Spec: docs/fabric/function_unit.md
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from loom.fabric.config_layout import CMPI_PREDICATES, CONT_COND_BITS, fu_field
+from loom.fabric.config_layout import CMPF_PREDICATES, CMPI_PREDICATES, CONT_COND_BITS, fu_field
 from loom.golden.actor import Actor
 from loom.golden.build import float_actor
 from loom.golden.channel import Channel
-from loom.golden.ops import arith
+from loom.golden.ops import arith, arith_float
 from loom.golden.ops.carry import Carry
 from loom.golden.ops.cond_br import CondBr
 from loom.golden.ops.constant import Constant
@@ -74,6 +74,8 @@ class FuModel:
             return Stream(self.step_op, cond, self.in_widths[0])
         if self.op == "handshake.join":
             return MaskedJoin(len(self.in_widths), payload.get(PAYLOAD, 0))
+        if self.op == "arith.cmpf":
+            return arith_float.CmpF(CMPF_PREDICATES[payload.get(PAYLOAD, 0)], self.in_widths[0])
         if self.op == "arith.cmpi":
             return arith.CmpI(CMPI_PREDICATES[payload.get(PAYLOAD, 0)], self.in_widths[0])
         if self.op == "arith.select":

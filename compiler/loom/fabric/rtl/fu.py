@@ -74,7 +74,7 @@ def _w(t) -> int:
 # unit port names per op: (operand ports in operand order, result ports in result order)
 _PORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **{f"arith.{op}": (("lhs", "rhs"), ("result",)) for op in (*BINARY_OPS, "muli", *DIV_OPS)},
-    "arith.cmpi": (("lhs", "rhs"), ("result",)),
+    **{name: (("lhs", "rhs"), ("result",)) for name in ("arith.cmpi", "arith.cmpf")},
     "arith.select": (("cond", "true_value", "false_value"), ("result",)),
     **{f"arith.{op}": (("ins",), ("outs",)) for op in ("extsi", "extui", "trunci",
                                                       "index_cast", "index_castui")},
@@ -91,13 +91,13 @@ _PORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 def _unit_of(op: Operation) -> tuple[UnitSpec, str | None]:
     """The unit of one body op and the plain input, if any, that its config
     field drives (cmpi's predicate, stream's cont_cond: one configurable
-    datapath, not one unit per choice)."""
+    datapath, not one unit per choice; cmpf's too)."""
     name = op.name
     ins = [_w(v.type) for v in op.operands]
     outs = [_w(r.type) for r in op.results]
     short = name.split(".", 1)[1]
-    if name == "arith.cmpi":
-        return unit_spec("cmpi", predicate=CONFIGURED, w=ins[0]), "predicate"
+    if name in ("arith.cmpi", "arith.cmpf"):
+        return unit_spec(short, predicate=CONFIGURED, w=ins[0]), "predicate"
     if name == "dataflow.stream":
         step = op.properties["step_op"].data  # type: ignore[attr-defined]
         return unit_spec("stream", step_op=step, cont_cond=CONFIGURED, w=ins[0]), "cont_cond"
@@ -125,7 +125,7 @@ def _unit_of(op: Operation) -> tuple[UnitSpec, str | None]:
         return unit_spec("carry", w=outs[0]), None
     if name == "dataflow.invariant":
         return unit_spec("invariant", w=outs[0]), None
-    if name != "arith.cmpf" and (unit := float_unit(op)) is not None:
+    if (unit := float_unit(op)) is not None:
         return unit_spec(unit.family, **unit.params), None
     raise LoomError(f"{name} in a function unit has no fabric RTL yet")
 
