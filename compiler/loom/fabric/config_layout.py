@@ -26,10 +26,11 @@ from loom.dialects.fabric_memory import REGION_FIELDS
 from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.fabric.adg_view import AdgView, ViewNode
 from loom.floats import CMPF_NAMES
+from loom.golden.ops.arith import PREDICATE_NAMES
 
 WORD_BITS = 32
 
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+CMPI_PREDICATES = PREDICATE_NAMES
 """arith.cmpi predicates by their MLIR ordinal (the 4-bit field's value)."""
 CMPF_PREDICATES = CMPF_NAMES
 """arith.cmpf predicates by their MLIR ordinal (loom.floats)."""

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from loom.diagnostics import LoomError
 from loom.floats import CMPF_NAMES
+from loom.golden.ops.arith import PREDICATE_NAMES
 
 MAX_JOIN_FANIN = 64
 """LOOM's largest hardware join (the join_mask field's limit)."""
 
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+CMPI_PREDICATES = PREDICATE_NAMES
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,12 @@ from typing import Any
 
 from loom import floats
 from loom.diagnostics import LoomError, Location
+from loom.golden.ops.arith import PREDICATE_NAMES
 from loom.rtl.ports import Extras, Port
 
 STEP_OPS = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
 CONT_CONDS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "!=": "ne"}
-CMP_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+CMP_PREDICATES = PREDICATE_NAMES
 BINARY_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
               "minsi", "maxsi", "minui", "maxui")
 DIV_OPS = ("divsi", "divui", "remsi", "remui")
