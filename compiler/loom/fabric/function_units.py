@@ -97,18 +97,20 @@ def index_cast(name: str, from_type: str, to_type: str = "index",
 def cmpf(name: str, type_: str, predicate: str = "oeq",
          latency: int = 1, interval: int = 1) -> FunctionUnit:
     """arith.cmpf; the predicate is a config field, the body's value only a hint."""
-    if predicate not in CMPF_NAMES:
-        raise LoomError(f"cmpf unit {name}: unknown predicate '{predicate}'")
-    return _unit(name, [type_, type_], ["i1"], f"arith.cmpf {predicate}, %arg0, %arg1 : {type_}",
-                 latency, interval)
+    return _compare(name, "cmpf", CMPF_NAMES, type_, predicate, latency, interval)
 
 
 def cmpi(name: str, type_: str, predicate: str = "eq",
          latency: int = 1, interval: int = 1) -> FunctionUnit:
     """arith.cmpi; the predicate is a config field, the body's value only a hint."""
-    if predicate not in CMPI_PREDICATES:
-        raise LoomError(f"cmpi unit {name}: unknown predicate '{predicate}'")
-    return _unit(name, [type_, type_], ["i1"], f"arith.cmpi {predicate}, %arg0, %arg1 : {type_}",
+    return _compare(name, "cmpi", CMPI_PREDICATES, type_, predicate, latency, interval)
+
+
+def _compare(name: str, op: str, predicates: Sequence[str], type_: str, predicate: str,
+             latency: int, interval: int) -> FunctionUnit:
+    if predicate not in predicates:
+        raise LoomError(f"{op} unit {name}: unknown predicate '{predicate}'")
+    return _unit(name, [type_, type_], ["i1"], f"arith.{op} {predicate}, %arg0, %arg1 : {type_}",
                  latency, interval)
 
 
