@@ -18,33 +18,15 @@ from tb.fabric_runner import FabricCase, random_tokens, run_fabric
 pytestmark = pytest.mark.rtl
 
 B = "!fabric.bits<32>"
-ADG = f"""
+
+
+def pe_adg(units: str) -> str:
+    """One PE of three inputs and two outputs holding `units` (their MLIR
+    text), wired to the module's ports."""
+    return f"""
 module {{
   fabric.spatial_pe @pe_t(%p0: {B}, %p1: {B}, %p2: {B}) -> ({B}, {B}) {{
-    fabric.function_unit @fu_add(%arg0: i32, %arg1: i32) -> (i32) [latency = 1, interval = 1] {{
-      %0 = arith.addi %arg0, %arg1 : i32
-      fabric.yield %0 : i32
-    }}
-    fabric.function_unit @fu_cmp(%arg0: i32, %arg1: i32) -> (i1) [latency = 1, interval = 1] {{
-      %0 = arith.cmpi eq, %arg0, %arg1 : i32
-      fabric.yield %0 : i1
-    }}
-    fabric.function_unit @fu_const(%arg0: none) -> (i32) [latency = 1, interval = 1] {{
-      %0 = handshake.constant %arg0 {{value = 0 : i32}} : i32
-      fabric.yield %0 : i32
-    }}
-    fabric.function_unit @fu_br(%arg0: i1, %arg1: i32) -> (i32, i32) [latency = 1, interval = 1] {{
-      %0, %1 = handshake.cond_br %arg0, %arg1 : i32
-      fabric.yield %0, %1 : i32, i32
-    }}
-    fabric.function_unit @fu_sel(%arg0: i1, %arg1: i32, %arg2: i32) -> (i32) [latency = 1, interval = 1] {{
-      %0 = arith.select %arg0, %arg1, %arg2 : i32
-      fabric.yield %0 : i32
-    }}
-    fabric.function_unit @fu_mul(%arg0: i32, %arg1: i32) -> (i32) [latency = 4, interval = 1] {{
-      %0 = arith.muli %arg0, %arg1 : i32
-      fabric.yield %0 : i32
-    }}
+    {units.strip()}
     fabric.yield
   }}
   fabric.module @pes(%a: {B}, %b: {B}, %c: {B}) -> ({B}, {B}) {{
@@ -53,6 +35,34 @@ module {{
   }}
 }}
 """
+
+
+ADG = pe_adg("""
+    fabric.function_unit @fu_add(%arg0: i32, %arg1: i32) -> (i32) [latency = 1, interval = 1] {
+      %0 = arith.addi %arg0, %arg1 : i32
+      fabric.yield %0 : i32
+    }
+    fabric.function_unit @fu_cmp(%arg0: i32, %arg1: i32) -> (i1) [latency = 1, interval = 1] {
+      %0 = arith.cmpi eq, %arg0, %arg1 : i32
+      fabric.yield %0 : i1
+    }
+    fabric.function_unit @fu_const(%arg0: none) -> (i32) [latency = 1, interval = 1] {
+      %0 = handshake.constant %arg0 {value = 0 : i32} : i32
+      fabric.yield %0 : i32
+    }
+    fabric.function_unit @fu_br(%arg0: i1, %arg1: i32) -> (i32, i32) [latency = 1, interval = 1] {
+      %0, %1 = handshake.cond_br %arg0, %arg1 : i32
+      fabric.yield %0, %1 : i32, i32
+    }
+    fabric.function_unit @fu_sel(%arg0: i1, %arg1: i32, %arg2: i32) -> (i32) [latency = 1, interval = 1] {
+      %0 = arith.select %arg0, %arg1, %arg2 : i32
+      fabric.yield %0 : i32
+    }
+    fabric.function_unit @fu_mul(%arg0: i32, %arg1: i32) -> (i32) [latency = 4, interval = 1] {
+      %0 = arith.muli %arg0, %arg1 : i32
+      fabric.yield %0 : i32
+    }
+""")
 FUS = [FuModel("arith.addi", (32, 32), (32,)), FuModel("arith.cmpi", (32, 32), (1,)),
        FuModel("handshake.constant", (0,), (32,)), FuModel("handshake.cond_br", (1, 32), (32, 32)),
        FuModel("arith.select", (1, 32, 32), (32,)), FuModel("arith.muli", (32, 32), (32,))]
@@ -132,7 +142,7 @@ def test_spatial_pe_long(seed):
 
 
 F = "f32"
-FLOAT_ADG = ADG.split("fabric.function_unit @fu_add")[0] + "\n    ".join(
+FLOAT_ADG = pe_adg("\n    ".join(
     f"""fabric.function_unit @fu_{name}({args}) -> ({res}) [latency = {lat}, interval = 1] {{
       %0 = {op} {operands} : {types}
       fabric.yield %0 : {res}
@@ -144,7 +154,7 @@ FLOAT_ADG = ADG.split("fabric.function_unit @fu_add")[0] + "\n    ".join(
         ("sitofp", "arith.sitofp", "%arg0: i32", "%arg0", f"i32 to {F}", F, 5),
         ("fptosi", "arith.fptosi", f"%arg0: {F}", "%arg0", f"{F} to i32", "i32", 5),
         ("cmpf", "arith.cmpf olt,", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, "i1", 1))
-) + "\n    fabric.yield\n  }" + ADG.split("fabric.yield\n  }", 1)[1]
+))
 FLOAT_FUS = [FuModel("arith.addf", (32, 32), (32,)), FuModel("arith.mulf", (32, 32), (32,)),
              FuModel("arith.divf", (32, 32), (32,)), FuModel("math.sqrt", (32,), (32,)),
              FuModel("arith.sitofp", (32,), (32,)), FuModel("arith.fptosi", (32,), (32,)),

@@ -65,8 +65,8 @@ backward switch link that the mapper bypasses wherever each ring keeps a
 register (mapper/bufferization.py): such a configured fabric runs to the golden
 tokens under both stall seeds and never beats the model's bound (a loop,
 nested loops, a recurrence on a branch of an if, a recurrence through a
-store, whose address and data the memory pairs without a register). Its build, about a
-minute, comes on top."""
+store, whose address and data the memory pairs without a register). Its
+build, about a minute, comes on top."""
 
 SLOW: dict[str, list[str]] = {
     # long loops: 32 to 63 s each, both seeds, in the conditions of FAST's figures

@@ -58,13 +58,13 @@ How the fabric was chosen:
   and `pe_alu_div` (pe_alu plus an i32 and an i64 divider, the largest
   units, each doing divsi, divui, remsi or remui as configured: one
   `fabric.mux` unit, one datapath) on one even cell in 16 (`-d4`,
-  divider_cell; `-d<K>` for one in K * K); with `-fp`, the divider PEs
-  also hold float units (`pe_alu_div_fp`: addf, subf, mulf, divf, sqrt,
-  negf and cmpf (its predicate configured) on f32 and on f64, the direct
-  flow's units at their default latencies;
-  a float value rides the integer PEs' data-moving units, carry, branch,
-  load and store, bit for bit: mapper/port_types.py). A 2x2 already holds every kind;
-  larger grids hold each many times. A PE slice is 3 config words (the 64-bit
+  divider_cell; `-d<K>` for one in K * K). With `-fp` the divider PEs
+  also hold float units (`pe_alu_div_fp`): addf, subf, mulf, divf, sqrt,
+  negf and cmpf, its predicate configured, on f32 and on f64, the direct
+  flow's units at their default latencies; a float value rides the
+  integer PEs' data-moving units (carry, branch, load, store) bit for bit
+  (mapper/port_types.py). A 2x2 already holds every kind; larger grids
+  hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
   depth) and div/rem (their units' default depth, rtl/units.divider_latency:
@@ -275,17 +275,17 @@ def _alu() -> list[fu.FunctionUnit]:
     ]
 
 
-FLOAT_TYPES = ("f32", "f64")
+FLOAT_TYPES = {"f32": 32, "f64": 64}
 FLOAT_BINARY = ("addf", "subf", "mulf", "divf")
 
 
 def _floats() -> list[fu.FunctionUnit]:
     """The float units of a `-fp` divider PE, each at its unit's default
     latency (rtl/units.FLOAT_LATENCY)."""
-    return [*(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t, latency=float_latency(op, int(t[1:])))
-              for t in FLOAT_TYPES for op in FLOAT_BINARY),
-            *(fu.unary(f"fu_sqrt_{t}", "math.sqrt", t, latency=float_latency("sqrt", int(t[1:])))
-              for t in FLOAT_TYPES),
+    return [*(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t, latency=float_latency(op, w))
+              for t, w in FLOAT_TYPES.items() for op in FLOAT_BINARY),
+            *(fu.unary(f"fu_sqrt_{t}", "math.sqrt", t, latency=float_latency("sqrt", w))
+              for t, w in FLOAT_TYPES.items()),
             *(fu.unary(f"fu_negf_{t}", "arith.negf", t) for t in FLOAT_TYPES),
             *(fu.cmpf(f"fu_cmpf_{t}", t) for t in FLOAT_TYPES)]
 

@@ -9,10 +9,11 @@ each DFG edge's route adds the buffers it passes (the producer's PE output
 buffer, the link buffers AdgView.link_buffer places, fabric.fifo nodes not
 bypassed). Switches, tag ops, a memory's result queues (empty, they pass
 a result at once) and its store pairing registers (a lane's address and
-data that come together pass at once) are combinational. The loops and their bounds
-are then those of loom.rtl.timing on the same channel graph as the direct
-RTL (maximum cycle ratio per strongly connected component, loop entries
-cut), so a loop's fabric II and its direct II compare one to one.
+data that come together pass at once) are combinational. The loops and
+their bounds are then those of loom.rtl.timing on the same channel graph
+as the direct RTL (maximum cycle ratio per strongly connected component,
+loop entries cut), so a loop's fabric II and its direct II compare one to
+one.
 
 A loop is named by its condition, `<loop>_raw_will_continue` (the
 lowering's names: for0, while1, ...). Its bound is a lower bound on a run
