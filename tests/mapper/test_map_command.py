@@ -205,6 +205,19 @@ def test_a_small_kernel_with_a_local_array_maps_onto_an_8x8(tmp_path, capsys):
     assert f"adg: auto chose {adg}\n" in capsys.readouterr().out
 
 
+FLOAT_AUTO = (["dot_f64", "tanh_poly_f32"], "chess-8x8-ext4-d2-fp")
+"""Issue 33: float kernels of at most 64 ops take the named float preset
+(fabric/presets.py FLOAT_VARIANTS), the first whose units host their
+addf, mulf, divf, negf and cmpf (every integer preset before it refuses
+them with C1)."""
+
+
+@pytest.mark.parametrize("kernel", FLOAT_AUTO[0])
+def test_a_small_float_kernel_maps_onto_the_float_preset(kernel, tmp_path, capsys):
+    assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path), "--no-progress"]) == 0
+    assert f"adg: auto chose {FLOAT_AUTO[1]}\n" in capsys.readouterr().out
+
+
 # kernels whose first round ends in C4 overuse on the preset named and that
 # fit after the cool, congestion-guided repair rounds (mapping.REPAIRS); each
 # ended in C4 on every preset before. Mapped onto that preset: `--adg auto`
@@ -303,7 +316,8 @@ def test_every_kernel_has_a_mapping_test():
     fabric refuses it in one line (the fabric regression's REFUSED, tested there)."""
     listed = [*AUTO_KERNELS, *AUTO_KERNELS_SLOW, *FLAT_KERNELS, *FLAT_KERNELS_SLOW,
               *ON_CHIP_KERNELS_SLOW, *REPAIRED_KERNELS_SLOW, *LONG_REPAIRS_SLOW,
-              *PRESET_KERNELS_SLOW, TWO_TRACKS[0], SMALL_ON_CHIP[0], *REFUSED]
+              *PRESET_KERNELS_SLOW, TWO_TRACKS[0], SMALL_ON_CHIP[0], *FLOAT_AUTO[0],
+              *REFUSED]
     assert set(listed) == {p.stem for p in KERNELS.glob("*.c")}
 
 

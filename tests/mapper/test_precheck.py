@@ -100,14 +100,15 @@ def test_auto_skips_presets_with_too_few_memories_without_placing(tmp_path, caps
 
 
 def test_auto_names_the_largest_presets_blocking_constraint(tmp_path, capsys, monkeypatch):
-    # the presets are integer fabrics: an f32 add has no unit in any of them,
-    # so every preset is rejected unplaced and the line names the largest
-    k = tmp_path / "fadd.dfg.mlir"
-    k.write_text(MUL3.replace("i64", "f32").replace("arith.muli", "arith.addf"))
+    # an f32 remainder has no unit in any preset (the one float preset's
+    # units are addf to cmpf), so every preset is rejected unplaced and the
+    # line names the largest
+    k = tmp_path / "frem.dfg.mlir"
+    k.write_text(MUL3.replace("i64", "f32").replace("arith.muli", "arith.remf"))
     monkeypatch.setattr(preset_fit, "map_dfg", None)  # never reached
     assert main(["map", str(k), "--adg", "auto", "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert err.endswith("error: auto: the kernel maps onto no preset (see loom adg --list); on "
                         "the largest: C1: no function unit in chess-20x20-t3-ext3x15s8-mem1x1s64-ring "
-                        "can host arith.addf (f32, f32) -> (f32)")
+                        "can host arith.remf (f32, f32) -> (f32)")

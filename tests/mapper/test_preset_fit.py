@@ -12,15 +12,15 @@ from loom.fabric.presets import presets
 from loom.inputs import KernelSource
 from loom.mapper.preset_fit import fit_presets
 
-ADDF = """\
+REMF = """\
 module {
-  handshake.func @addf(%a: f32, %b: f32) -> (f32) {
-    %c = arith.addf %a, %b : f32
+  handshake.func @remf(%a: f32, %b: f32) -> (f32) {
+    %c = arith.remf %a, %b : f32
     return %c : f32
   }
 }
 """
-"""A float add: no preset has a float unit."""
+"""A float remainder: no preset has its unit (the float preset's stop at cmpf)."""
 
 
 def test_the_first_preset_with_three_memories_and_enough_pes_maps_all(tmp_path):
@@ -54,14 +54,14 @@ def test_for_file_reads_names_and_comments(tmp_path, capsys):
 
 
 def test_no_preset_maps_every_kernel_in_one_line(tmp_path, capsys):
-    dfg = tmp_path / "addf.dfg.mlir"
-    dfg.write_text(ADDF)
+    dfg = tmp_path / "remf.dfg.mlir"
+    dfg.write_text(REMF)
     assert main(["adg", "--for", f"sum_n,{dfg}", "-o", str(tmp_path / "o"),
                  "--no-progress"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     largest = presets()[-1].name
     assert f"error: loom adg --for: no preset maps every kernel; on the largest, {largest}, " \
-           f"addf: C1: no function unit in {largest} can host arith.addf" in line
+           f"remf: C1: no function unit in {largest} can host arith.remf" in line
     assert line.startswith(str(dfg))   # a .dfg.mlir is mapped as it is
 
 

@@ -55,9 +55,10 @@ FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64", "tanh_poly_f32"])
 units in 16 PEs): float kernels on a `-fp` preset, their addf, mulf,
 divf, negf and cmpf (predicate configured) on float units, their values
 through integer carries, branches, muxes, loads and stores bit for bit;
-every edge against the golden model under both stall seeds. The other
-float kernels need a 16x16 (80 ops and more) or the int/float conversions,
-which no preset unit takes yet."""
+every edge against the golden model under both stall seeds. The preset is
+the named float variant (presets.FLOAT_VARIANTS) that `--adg auto` picks
+for both. The other float kernels need a 16x16 (80 ops and more) or the
+int/float conversions, which no preset unit takes yet."""
 
 BYPASS = ("chess-8x8-ext2-f", ["sum_n", "dot", "fir", "collatz", "countdown"])
 """In make test too: the `-f` preset, bypassable fifos on every PE link and
@@ -150,16 +151,16 @@ REFUSED: dict[str, str] = {
     "recip_div": "the constant table 'recip' is not supported on the fabric",
     "gemver": "the kernel maps onto no preset",
     **{k: "C1: no function unit" for k in (
-        "atax_f32", "cholesky_f64", "covariance_f64", "dot_f64", "float_specials", "gemm_f32",
-        "hist_f32", "jacobi_1d_f64", "lu_f64", "mvt_f32", "oddeven_sort_f32", "quantize_f32",
-        "seidel_2d_f32", "tanh_poly_f32", "trisolv_f64")},
+        "atax_f32", "cholesky_f64", "covariance_f64", "float_specials", "gemm_f32", "hist_f32",
+        "jacobi_1d_f64", "lu_f64", "mvt_f32", "oddeven_sort_f32", "quantize_f32",
+        "seidel_2d_f32", "trisolv_f64")},
 }
 """Kernels the fabric refuses in one line (`--adg auto`), and why: a file-scope
 constant table (the direct RTL reads it from a ROM; the fabric's memories
 start empty); eleven arrays, nine of them memories on the fabric where the
-largest preset has eight (gemver); floats, which no named preset's units
-take (the float kernels, issue 33: the `-fp` presets have float units and
-are not among the named ones, which `--adg auto` searches)."""
+largest preset has eight (gemver); floats that no named preset's units
+take (issue 33: the one named `-fp` preset, FLOAT's, is an 8x8 without the
+int/float conversions)."""
 
 
 SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],
@@ -254,6 +255,6 @@ def test_every_kernel_is_listed_once():
     """Nothing is dropped silently: each kernel of kernels/ runs (fast or slow)
     or is refused in one line."""
     grouped = [k for group in (SLOW, ON_CHIP) for ks in group.values() for k in ks]
-    listed = FAST + TAGGED[1] + grouped + list(REFUSED)
+    listed = FAST + TAGGED[1] + FLOAT[1] + grouped + list(REFUSED)
     assert len(listed) == len(set(listed))
     assert sorted(listed) == sorted(p.stem for p in KERNELS.glob("*.c"))

@@ -63,7 +63,8 @@ How the fabric was chosen:
   negf and cmpf, its predicate configured, on f32 and on f64, the direct
   flow's units at their default latencies; a float value rides the
   integer PEs' data-moving units (carry, branch, load, store) bit for bit
-  (mapper/port_types.py). A 2x2 already holds every kind; larger grids
+  (mapper/port_types.py); one named variant has them
+  (FLOAT_VARIANTS). A 2x2 already holds every kind; larger grids
   hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
@@ -169,6 +170,11 @@ ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
 SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
 """8x8 only, after its other variants: a kernel of at most 64 ops with one
 local array that it loads and stores in two places each."""
+FLOAT_VARIANTS = ("-ext4-d2-fp",)
+"""8x8 only, last: float units in one PE of 4 (`-d2-fp`) beside four
+extmemories, for the float kernels of at most 64 ops (dot_f64,
+tanh_poly_f32); after every integer variant, so an integer kernel that fits
+one of those keeps it."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
 (15 loads and 8 stores of one array, 64 stores into a local one), its lanes
@@ -455,7 +461,7 @@ def _variants(size: int) -> tuple[str, ...]:
     if size >= 16:
         return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + WIDE_MEMORY_VARIANTS + ON_CHIP_VARIANTS
     if size >= 8:
-        return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + SMALL_ON_CHIP_VARIANTS
+        return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + SMALL_ON_CHIP_VARIANTS + FLOAT_VARIANTS
     return MEMORY_VARIANTS
 
 
