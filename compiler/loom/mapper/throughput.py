@@ -13,7 +13,10 @@ data that come together pass at once) are combinational. The loops and
 their bounds are then those of loom.rtl.timing on the same channel graph
 as the direct RTL (maximum cycle ratio per strongly connected component,
 loop entries cut), so a loop's fabric II and its direct II compare one to
-one.
+one. The fabric's graph adds one more kind of arc: a route's slots, from
+its consumer's result back to its producer (_capacity_edges), so a
+reconvergence whose short side holds fewer tokens than its long side takes
+cycles bounds the loop too.
 
 A loop is named by its condition, `<loop>_raw_will_continue` (the
 lowering's names: for0, while1, ...). Its bound is a lower bound on a run
@@ -47,8 +50,10 @@ from loom.golden.loop_report import RAW_SUFFIX
 from loom.mapper.adg_graph import AdgGraph
 from loom.mapper.dfg_graph import DfgGraph
 from loom.rtl.netlist import Channel, Netlist, unit_netlist
-from loom.rtl.timing import (ChannelGraph, LoopBound, channel_graph, combinational_cycles,
-                             decided_bound, loop_bounds)
+from loom.rtl.timing import (Arc, ChannelGraph, Edge, LoopBound, channel_graph,
+                             combinational_cycles, decided_bound, loop_bounds)
+from loom.rtl.units import BINARY_OPS, CAST_OPS, FLOAT_MINMAX_OPS, FLOAT_SIGN_OPS
+from loom.scc import strongly_connected
 
 if TYPE_CHECKING:
     from loom.mapper.mapping import Mapping
@@ -75,6 +80,12 @@ class RouteTiming:
     ready_registered: bool = False
     """Whether one of them registers ready too (every buffer of two slots or
     more does; a one-slot fifo, our oehb, passes ready through)."""
+    slots: int = 0
+    """Tokens its buffers hold at most, bypassed fifos included (bypassing
+    keeps a fifo's slots and its registered ready: docs/fabric/fifo.md)."""
+    ready_stages: int = 0
+    """Its buffers that register ready: a slot freed at the consumer reaches
+    the producer a cycle for each."""
 
     def text(self) -> str:
         regs = ", ".join(self.registers) or "none"
@@ -96,12 +107,15 @@ class LoopThroughput:
     """The critical recurrence's channels."""
     routes: tuple[RouteTiming, ...]
     """The routes of its channels that hold a register (in the cycle's order)."""
+    short_sides: tuple[RouteTiming, ...] = ()
+    """The routes whose slots close its critical recurrence (_capacity_edges)."""
 
     def line(self) -> str:
         """One line: `loop for0: expected II 14 (direct 1), critical recurrence ...`."""
         return (f"loop {self.loop}: expected II {fmt_bound(self.ii)} "
                 f"(direct RTL {fmt_bound(self.direct_ii)}), critical recurrence "
-                f"{self.latency} cycle(s) / {self.tokens} token(s): " + " > ".join(self.cycle))
+                f"{self.latency} cycle(s) / {self.tokens} token(s): " + " > ".join(self.cycle)
+                + self._slots())
 
     def limit(self) -> str:
         """One line: the loop's bound beside its direct one, and the fabric's
@@ -118,7 +132,15 @@ class LoopThroughput:
         return (f"loop {self.loop}: expected II {fmt_bound(self.ii)} "
                 f"(direct RTL {fmt_bound(self.direct_ii)}); {cycles} of its critical "
                 f"recurrence's {self.latency} cycle(s) / {self.tokens} token(s) on fabric "
-                "registers" + (f" ({regs})" if regs else ""))
+                "registers" + (f" ({regs})" if regs else "") + self._slots())
+
+    def _slots(self) -> str:
+        """`; the slots of a route ...` when a short side's slots close the recurrence."""
+        if not self.short_sides:
+            return ""
+        return "; it closes through the slots of " + ", ".join(
+            f"{r.channel}'s route ({r.slots}, {r.nodes[0]} -> {r.nodes[-1]})"
+            for r in self.short_sides)
 
     def row(self) -> dict:
         """map.json's entry."""
@@ -126,7 +148,9 @@ class LoopThroughput:
                 "direct_ii": _num(self.direct_ii), "latency": self.latency,
                 "tokens": self.tokens, "cycle": list(self.cycle),
                 "routes": [{"channel": r.channel, "latency": r.latency, "nodes": list(r.nodes),
-                            "registers": list(r.registers)} for r in self.routes]}
+                            "registers": list(r.registers)} for r in self.routes],
+                "short_sides": [{"channel": r.channel, "slots": r.slots, "nodes": list(r.nodes)}
+                                for r in self.short_sides]}
 
 
 def fmt_bound(v: Bound) -> str:
@@ -244,6 +268,10 @@ class FabricTiming:
     def model(self, bypassed: frozenset[str]) -> Throughput:
         routes = self.routes(bypassed)
         fabric = _fabric_graph(self.direct, routes)
+        capacity = _capacity_edges(fabric, routes)   # the bound only: no combinational arc
+        fabric.edges += [e for e, _ in capacity]
+        name = {c.index: c.name for c in self.net.channels}
+        slots = {(name[e.src], name[e.dst]): r for e, r in capacity}
         loops = []
         for ch in self.net.channels:
             if not ch.name.endswith(RAW_SUFFIX) or ch.copy_of is not None:
@@ -252,7 +280,7 @@ class FabricTiming:
             bound = _loop_bound(self.net, loop, fabric)
             if bound is not None:
                 loops.append(_loop(loop, bound, _loop_bound(self.net, loop, self.direct),
-                                   fabric, routes))
+                                   fabric, routes, slots))
         return Throughput(tuple(loops))
 
     def combinational(self, bypassed: frozenset[str]) -> dict[str, list[str]]:
@@ -293,12 +321,15 @@ def _func(m: Mapping) -> hs.FuncOp | None:
 
 
 def _loop(name: str, bound: LoopBound, plain: LoopBound | None, g: ChannelGraph,
-          routes: dict[int, RouteTiming]) -> LoopThroughput:
+          routes: dict[int, RouteTiming],
+          slots: dict[tuple[str, str], RouteTiming]) -> LoopThroughput:
     by_name = {c.name: c.index for c in g.net.channels if c.copy_of is None}
     crossed = tuple(routes[by_name[c]] for c in bound.cycle
                     if c in by_name and by_name[c] in routes and routes[by_name[c]].latency)
+    steps = zip(bound.cycle, [*bound.cycle[1:], *bound.cycle[:1]])
+    short = tuple(slots[step] for step in steps if step in slots)
     return LoopThroughput(name, bound.value, plain.value if plain else Fraction(0),
-                          bound.latency, bound.tokens, tuple(bound.cycle), crossed)
+                          bound.latency, bound.tokens, tuple(bound.cycle), crossed, short)
 
 
 # ---------------------------------------------------------------- the fabric's graph
@@ -317,6 +348,94 @@ def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> Chann
                                               ready_comb=e.arc.ready_comb and not ready_cut))
                        if extra else e)
     return g
+
+
+TAKES_AS_IT_GIVES = frozenset((*BINARY_OPS, *CAST_OPS, *FLOAT_SIGN_OPS, *FLOAT_MINMAX_OPS,
+                               "cmpi", "cmpf", "select"))
+"""Units that take their operands in the cycle their result leaves, one
+result a firing: the time of result k is the time operand k's slot frees.
+So does a cond_br on a loop's condition, on its true side: every firing of
+an activation but the last goes there (_continues)."""
+
+
+def _capacity_edges(g: ChannelGraph, routes: dict[int, RouteTiming]
+                    ) -> list[tuple[Edge, RouteTiming]]:
+    """A route's slots bound how far its producer runs ahead of its consumer:
+    the producer's token k + S (S the route's slots) waits until the consumer
+    took token k and the freed slot came back through the route's buffers,
+    a cycle for each that registers ready (R). When the consumer takes as it
+    gives (TAKES_AS_IT_GIVES), that is the time of its result k, so an arc
+    from the result back to the producer (through the forks a fabric
+    broadcast stands for) with S tokens and latency R: a reconvergence
+    whose long side takes longer than the short side's slots cover then
+    bounds the loop (fir's multiply-add on a `-f` preset). Only within one
+    loop (both ends in recurrences its condition decides: _loop_of): the
+    bound is one activation's. Flow arcs for the cycle ratio, neither valid
+    nor ready combinational; each with the route whose slots it stands for."""
+    fork_in = {e.dst: e.src for e in g.edges if e.inst.spec.family in ("fork", "lazy_fork")}
+    arcs = [e for e in g.flow_edges if not e.arc.entry]
+    succ: dict[int, list[int]] = {}
+    for e in arcs:
+        succ.setdefault(e.src, []).append(e.dst)
+    loop_of = _loop_of(g, arcs, succ, fork_in)
+
+    def origin(ch: int) -> int:
+        while ch in fork_in:
+            ch = fork_in[ch]
+        return ch
+
+    cond_of = {id(e.inst): e.src for e in g.edges if e.inst.spec.family == "cond_br"
+               and e.arc.src[0] == "cond"}
+    out = []
+    for e in arcs:
+        route = routes.get(e.src)
+        takes = e.inst.spec.family in TAKES_AS_IT_GIVES or (
+            e.inst.spec.family == "cond_br" and e.arc.dst[0] == "true_out"
+            and _continues(g.net.channels[origin(cond_of[id(e.inst)])].name))
+        if route is None or not takes or e.arc.tokens or e.arc.latency != route.latency:
+            continue   # not a combinational take, or a unit of its own latency
+        producer = origin(e.src)
+        if not loop_of.get(producer, set()) & loop_of.get(e.dst, set()):
+            continue
+        out.append((Edge(e.dst, producer, e.inst,
+                         Arc(e.arc.dst, e.arc.src, latency=route.ready_stages,
+                             tokens=max(1, route.slots), valid_comb=False, ready_comb=False)),
+                    route))
+    return out
+
+
+def _loop_of(g: ChannelGraph, arcs: list[Edge], succ: dict[int, list[int]],
+             fork_in: dict[int, int]) -> dict[int, set[str]]:
+    """Channel -> the loops (their deciders' names) whose recurrences hold
+    it: the strongly connected components (loop entries cut) that hold a
+    unit a loop condition decides (timing.decided_bound's walk), or the
+    condition itself."""
+    nodes = sorted(succ.keys() | {e.dst for e in arcs})
+    comps = [c for c in strongly_connected(nodes, succ)
+             if len(c) > 1 or c[0] in succ.get(c[0], ())]
+    comp_of = {v: k for k, c in enumerate(comps) for v in c}
+    fork_out: dict[int, list[int]] = {}
+    for dst, src in fork_in.items():
+        fork_out.setdefault(src, []).append(dst)
+    loops: dict[int, set[str]] = {}
+    for ch in g.net.channels:
+        if ch.copy_of is not None or not _continues(ch.name):
+            continue
+        reached, todo = {ch.index}, [ch.index]
+        while todo:
+            for nxt in fork_out.get(todo.pop(), []):
+                if nxt not in reached:
+                    reached.add(nxt)
+                    todo.append(nxt)
+        held = reached | {e.dst for e in arcs if e.src in reached}
+        for k in {comp_of[c] for c in held if c in comp_of}:
+            loops.setdefault(k, set()).add(ch.name)
+    return {v: loops.get(k, set()) for v, k in comp_of.items()}
+
+
+def _continues(decider: str) -> bool:
+    """Whether a cond_br on channel `decider` is a loop's: true while it runs."""
+    return decider.endswith((RAW_SUFFIX, AFTER_SUFFIX))
 
 
 def channel_edges(net: Netlist, sw: DfgGraph) -> dict[int, int]:
@@ -376,10 +495,12 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
     src = nodes[ports[path[0]].node]
     names = [src.pe or src.name]
     regs: list[str] = []
-    total = 0
+    total = slots = stages = 0
     ready = False
     if src.pe and path[1] not in adg.unbuffered:
         total += latency.buffer_latency(latency.OUTPUT_BUFFER_SLOTS)
+        slots += latency.OUTPUT_BUFFER_SLOTS
+        stages += 1
         regs.append(f"{src.pe} out")
         ready = True
     for k in range(1, len(path), 2):
@@ -387,14 +508,19 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
         names.append(hw.pe or hw.name)
         if path[k] in adg.registered:
             total += latency.buffer_latency(latency.LINK_BUFFER_SLOTS)
+            slots += latency.LINK_BUFFER_SLOTS
+            stages += 1
             regs.append(f"{names[-1]} link")
             ready = True
-        if hw.kind == "fifo" and hw.name not in bypassed:
+        if hw.kind == "fifo":
             depth = fs.int_param(view.node(hw.name).definition, "depth", 1) or 1
-            total += latency.buffer_latency(depth)
-            regs.append(hw.name)
-            ready = ready or depth > 1
-    return RouteTiming(channel, total, tuple(names), tuple(regs), ready)
+            slots += depth
+            stages += depth > 1
+            if hw.name not in bypassed:
+                total += latency.buffer_latency(depth)
+                regs.append(hw.name)
+                ready = ready or depth > 1
+    return RouteTiming(channel, total, tuple(names), tuple(regs), ready, slots, stages)
 
 
 __all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "critical_edges",
