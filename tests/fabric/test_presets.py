@@ -5,6 +5,8 @@ its largest join is what the summary reports."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
@@ -428,3 +430,17 @@ def test_fp_puts_float_units_beside_the_dividers(tmp_path):
     p = parse_preset("chess-4x4-d2-fp-f")
     assert (p.floats, p.pe_fifos, p.name) == (True, True, "chess-4x4-d2-fp-f")
     assert "with f32 and f64 float units" in p.description
+
+
+def test_f_with_a_depth_sizes_every_pe_input_fifo():
+    # `-f<D>`: each PE input's fifo of D slots; outputs and backward links keep two
+    def depths(name: str) -> Counter[int]:
+        module = preset(name).build()
+        return Counter(op.attributes["depth"].value.data for op in module.walk()
+                       if op.name == "fabric.fifo")
+
+    plain, deep = depths("chess-2x2-ext1-f"), depths("chess-2x2-ext1-f8")
+    assert plain[4] == deep[8] > 0 and 8 not in plain and 4 not in deep
+    assert plain[2] == deep[2] > 0
+    assert parse_preset("chess-2x2-ext1-f8").name == "chess-2x2-ext1-f8"
+    assert parse_preset("chess-2x2-ext1-f4") == parse_preset("chess-2x2-ext1-f")

@@ -217,7 +217,7 @@ of thousands of digits would raise rather than compare)."""
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
-    r"(?:-d(\d+))?(-fp)?(-f)?$")
+    r"(?:-d(\d+))?(-fp)?(-f(\d+)?)?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -331,6 +331,20 @@ class MemoryGroup:
                 f"{st} store lane{'s' * (st > 1)})")
 
 
+INPUT_FIFO_DEPTH = 4
+"""Slots of a `-f` PE input fifo: bypassed, a consumer's own slots, so that
+one branch of a switch broadcast waiting for its other operands holds up
+neither the producer nor the other branches. Measured on chess-8x8-ext2-f
+under --ideal (kernel cycles): without input fifos (and bypassing only on
+recurrences) sum_n 1,812, dot 1,227, fir 12,008, crc32 2,451; with 2
+slots 683, 910, 5,014, 917; with 4 slots 608, 910, 5,014, 661 (direct
+RTL: 304, 136, 1,008, 643). With 8 (`-f8`): fir 1,008 and dot 137 (their
+short sides' slots: mapper/throughput.py), at 8.5 % more cells and 38 %
+more flip-flops on that 8x8 (bench/README.md)."""
+INPUT_SLOTS_MAX = 64
+"""The most slots `-f<D>` gives a PE input fifo."""
+
+
 @dataclass(frozen=True)
 class ChessPreset:
     rows: int
@@ -357,6 +371,8 @@ class ChessPreset:
     both DIVIDER_OFFSET(K) modulo K (one PE in K * K; divider_cell)."""
     floats: bool = False
     """`-fp`: the divider PEs also hold the float units (_floats)."""
+    input_slots: int = INPUT_FIFO_DEPTH
+    """`-f<D>`: the slots of each PE input fifo (`-f` alone: INPUT_FIFO_DEPTH)."""
 
     @property
     def name(self) -> str:
@@ -365,7 +381,10 @@ class ChessPreset:
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
             self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin + \
             (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
-            ("-fp" if self.floats else "") + ("-f" if self.pe_fifos else "")
+            ("-fp" if self.floats else "") + (self._fifos_suffix() if self.pe_fifos else "")
+
+    def _fifos_suffix(self) -> str:
+        return "-f" if self.input_slots == INPUT_FIFO_DEPTH else f"-f{self.input_slots}"
 
     @property
     def description(self) -> str:
@@ -381,27 +400,21 @@ class ChessPreset:
         if self.floats:
             tracks += " with f32 and f64 float units"
         if self.pe_fifos:
-            tracks += ", bypassable fifos on every PE output and input and backward switch link"
+            tracks += (", bypassable fifos on every PE output and input (of "
+                       f"{self.input_slots} slots) and backward switch link")
         return (f"{self.rows}x{self.cols} chess mesh of integer PEs ({WIDTH_NOTE}){tracks}, "
                 f"{SCALAR_INPUTS} inputs, {SCALAR_OUTPUTS} outputs, "
                 f"{', '.join(mems) or 'no memory'}")
 
 
-INPUT_FIFO_DEPTH = 4
-"""Slots of a `-f` PE input fifo: bypassed, a consumer's own slots, so that
-one branch of a switch broadcast waiting for its other operands holds up
-neither the producer nor the other branches. Measured on chess-8x8-ext2-f
-under --ideal (kernel cycles): without input fifos (and bypassing only on
-recurrences) sum_n 1,812, dot 1,227, fir 12,008, crc32 2,451; with 2
-slots 683, 910, 5,014, 917; with 4 slots 608, 910, 5,014, 661 (direct
-RTL: 304, 136, 1,008, 643)."""
 
 GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
-           "[-fp][-f]")
+           "[-fp][-f[<D>]]")
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
-          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}, dividers every K 1 to {MESH_MAX}")
+          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}, dividers every K 1 to {MESH_MAX}, "
+          f"PE input slots D 1 to {INPUT_SLOTS_MAX}")
 """The grammar's limits in words (`loom adg --help` says the same; a test
 keeps the two equal)."""
 
@@ -446,8 +459,12 @@ def parse_preset(name: str) -> ChessPreset:
     if not 1 <= every <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': dividers every 1 to {MESH_MAX} rows and "
                         f"columns (-d{m[12]})")
+    slots = _number(m[15] or str(INPUT_FIFO_DEPTH))
+    if not 1 <= slots <= INPUT_SLOTS_MAX:
+        raise LoomError(f"ADG preset '{name}': a PE input fifo has 1 to {INPUT_SLOTS_MAX} "
+                        f"slots (-f{m[15]})")
     return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[14]), every,
-                       bool(m[13]))
+                       bool(m[13]), slots)
 
 
 def tracks_for(size: int) -> int:
@@ -547,7 +564,7 @@ Boundary = tuple[list[PortRef], list[PortRef], list[list[PortRef]], list[list[Po
 
 def _fifo_depths(p: ChessPreset) -> tuple[int, int, int]:
     """The PE output, PE input and backward switch link fifos' depths (`-f`; 0: none)."""
-    return (OUTPUT_BUFFER_SLOTS, INPUT_FIFO_DEPTH, LINK_BUFFER_SLOTS) if p.pe_fifos else (0, 0, 0)
+    return (OUTPUT_BUFFER_SLOTS, p.input_slots, LINK_BUFFER_SLOTS) if p.pe_fifos else (0, 0, 0)
 
 
 def _side_boundary(b: AdgBuilder, p: ChessPreset, specs: list[ExtMemorySpec]) -> Boundary:
@@ -620,6 +637,6 @@ def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset,
     b.viz.place(spec.name, x, 80 + CHESS_STEP * (k // 2 + 0.5) + 200.0 * (k % 2))
 
 
-__all__ = ["GRAMMAR", "LANES_MAX", "LIMITS", "MEMORIES_MAX", "MESH_MAX", "TRACKS_MAX",
+__all__ = ["GRAMMAR", "INPUT_SLOTS_MAX", "LANES_MAX", "LIMITS", "MEMORIES_MAX", "MESH_MAX", "TRACKS_MAX",
            "ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets",
            "tracks_for"]
