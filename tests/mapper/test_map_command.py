@@ -369,3 +369,16 @@ def test_map_compiles_with_seed_ordering_unless_told(tmp_path, capsys):
     capsys.readouterr()
     assert dfgs["default"] == dfgs["seed"] != dfgs["analysis"]
     assert "dataflow.invariant" in dfgs["analysis"]
+
+
+def test_a_wrong_kernel_name_is_refused_before_the_adg_is_built(tmp_path, capsys, monkeypatch):
+    from loom.mapper import kernel_map
+
+    def never(*_):
+        raise AssertionError("built")
+    monkeypatch.setattr(kernel_map, "load_adg", never)
+    monkeypatch.setattr(kernel_map, "fit_presets", never)
+    for adg in ("chess-16x16-t2-ext8x9s3-f", "auto"):
+        assert main(["map", "no_such_kernel", "--adg", adg, "-o", str(tmp_path)]) == 2
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith("no_such_kernel: error: no kernel named 'no_such_kernel'")

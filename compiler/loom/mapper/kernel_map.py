@@ -25,6 +25,7 @@ from xdsl.ir import Operation
 from loom.diagnostics import Location, LoomError
 from loom.fabric.adg_file import Adg, load_adg
 from loom.fabric.adg_view import AdgView, adg_view
+from loom.frontend.driver import resolve_kernel
 from loom.inputs import Inputs, KernelSource
 from loom.mapper.artifacts import Written, write_artifacts, write_snapshot
 from loom.mapper.checks import check
@@ -127,6 +128,7 @@ def map_kernel(req: MapRequest, need_bundle: bool = False) -> MappedKernel:
                         f"not {req.rounds}")
     if req.snapshots.enabled and req.adg == "auto":
         raise LoomError("mapper snapshots (--snapshot-interval-*) need one ADG, not --adg auto")
+    resolve_kernel(req.source.kernel)   # a wrong name is refused before an ADG is built
     # placement and routing of a large kernel take minutes: a status line
     progress = Progress(enabled=req.progress)
     try:
