@@ -407,7 +407,6 @@ class ChessPreset:
                 f"{', '.join(mems) or 'no memory'}")
 
 
-
 GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
            "[-fp][-f[<D>]]")
 """The names `parse_preset` reads (the module docstring says what each part means)."""
@@ -637,6 +636,6 @@ def _place_memory(b: AdgBuilder, spec: ExtMemorySpec, side: str, p: ChessPreset,
     b.viz.place(spec.name, x, 80 + CHESS_STEP * (k // 2 + 0.5) + 200.0 * (k % 2))
 
 
-__all__ = ["GRAMMAR", "INPUT_SLOTS_MAX", "LANES_MAX", "LIMITS", "MEMORIES_MAX", "MESH_MAX", "TRACKS_MAX",
-           "ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset", "presets",
-           "tracks_for"]
+__all__ = ["GRAMMAR", "INPUT_SLOTS_MAX", "LANES_MAX", "LIMITS", "MEMORIES_MAX", "MESH_MAX",
+           "TRACKS_MAX", "ChessPreset", "MemoryGroup", "build_chess", "parse_preset", "preset",
+           "presets", "tracks_for"]

@@ -51,7 +51,7 @@ from loom.mapper.adg_graph import AdgGraph
 from loom.mapper.dfg_graph import DfgGraph
 from loom.rtl.netlist import Channel, Netlist, unit_netlist
 from loom.rtl.timing import (Arc, ChannelGraph, Edge, LoopBound, channel_graph,
-                             combinational_cycles, decided_bound, loop_bounds)
+                             combinational_cycles, decided_bound, decided_channels, loop_bounds)
 from loom.rtl.units import BINARY_OPS, CAST_OPS, FLOAT_MINMAX_OPS, FLOAT_SIGN_OPS
 from loom.scc import strongly_connected
 
@@ -270,7 +270,7 @@ class FabricTiming:
         fabric = _fabric_graph(self.direct, routes)
         capacity = _capacity_edges(fabric, routes)   # the bound only: no combinational arc
         fabric.edges += [e for e, _ in capacity]
-        name = {c.index: c.name for c in self.net.channels}
+        name = {c.index: (c.copy_of or c).name for c in self.net.channels}   # as cycles name them
         slots = {(name[e.src], name[e.dst]): r for e, r in capacity}
         loops = []
         for ch in self.net.channels:
@@ -377,7 +377,7 @@ def _capacity_edges(g: ChannelGraph, routes: dict[int, RouteTiming]
     succ: dict[int, list[int]] = {}
     for e in arcs:
         succ.setdefault(e.src, []).append(e.dst)
-    loop_of = _loop_of(g, arcs, succ, fork_in)
+    loop_of = _loop_of(g, arcs, succ)
 
     def origin(ch: int) -> int:
         while ch in fork_in:
@@ -404,31 +404,23 @@ def _capacity_edges(g: ChannelGraph, routes: dict[int, RouteTiming]
     return out
 
 
-def _loop_of(g: ChannelGraph, arcs: list[Edge], succ: dict[int, list[int]],
-             fork_in: dict[int, int]) -> dict[int, set[str]]:
+def _loop_of(g: ChannelGraph, arcs: list[Edge], succ: dict[int, list[int]]
+             ) -> dict[int, set[str]]:
     """Channel -> the loops (their deciders' names) whose recurrences hold
-    it: the strongly connected components (loop entries cut) that hold a
-    unit a loop condition decides (timing.decided_bound's walk), or the
-    condition itself."""
+    it: the strongly connected components of `arcs` (loop entries cut) that
+    hold the condition or a unit it decides (timing.decided_channels, along
+    `arcs`: a condition deciding an inner loop's entry does not make that
+    loop its own)."""
     nodes = sorted(succ.keys() | {e.dst for e in arcs})
     comps = [c for c in strongly_connected(nodes, succ)
              if len(c) > 1 or c[0] in succ.get(c[0], ())]
     comp_of = {v: k for k, c in enumerate(comps) for v in c}
-    fork_out: dict[int, list[int]] = {}
-    for dst, src in fork_in.items():
-        fork_out.setdefault(src, []).append(dst)
     loops: dict[int, set[str]] = {}
     for ch in g.net.channels:
         if ch.copy_of is not None or not _continues(ch.name):
             continue
-        reached, todo = {ch.index}, [ch.index]
-        while todo:
-            for nxt in fork_out.get(todo.pop(), []):
-                if nxt not in reached:
-                    reached.add(nxt)
-                    todo.append(nxt)
-        held = reached | {e.dst for e in arcs if e.src in reached}
-        for k in {comp_of[c] for c in held if c in comp_of}:
+        reached, decided = decided_channels(arcs, [ch.index])
+        for k in {comp_of[c] for c in reached | decided if c in comp_of}:
             loops.setdefault(k, set()).add(ch.name)
     return {v: loops.get(k, set()) for v, k in comp_of.items()}
 

@@ -413,6 +413,25 @@ def loop_bound(net: Netlist, decider: str,
     return Fraction(0) if bound is None else bound.value
 
 
+def decided_channels(edges: list[Edge], start: list[int]) -> tuple[set[int], set[int]]:
+    """What a condition on channels `start` reaches along `edges`: the
+    channels it passes through forks and buffers (`start` included), and the
+    outputs of the units it decides (the first other unit on each way)."""
+    out_edges: dict[int, list[Edge]] = {}
+    for e in edges:
+        out_edges.setdefault(e.src, []).append(e)
+    todo, seen, decided = list(start), set(start), set()
+    while todo:
+        for e in out_edges.get(todo.pop(), []):
+            if e.inst.spec.family == "fork" or e.inst.spec.family in FIFO_KINDS:
+                if e.dst not in seen:
+                    seen.add(e.dst)
+                    todo.append(e.dst)
+            else:
+                decided.add(e.dst)
+    return seen, decided
+
+
 def decided_bound(net: Netlist, decider: str,
                   graph: ChannelGraph | None = None) -> LoopBound | None:
     """The critical recurrence of the loop whose condition is the DFG
@@ -423,19 +442,8 @@ def decided_bound(net: Netlist, decider: str,
     all loops may belong to a loop that iterates less. `graph`: the channel
     graph to bound (default: the netlist's units as they are)."""
     g = graph or channel_graph(net)
-    out_edges: dict[int, list[Edge]] = {}
-    for e in g.flow_edges:
-        out_edges.setdefault(e.src, []).append(e)
     start = [c.index for c in net.channels if (c.copy_of or c).name == decider]
-    seen, decided = set(start), set()
-    while start:
-        for e in out_edges.get(start.pop(), []):
-            if e.inst.spec.family == "fork" or e.inst.spec.family in FIFO_KINDS:
-                if e.dst not in seen:
-                    seen.add(e.dst)
-                    start.append(e.dst)
-            else:
-                decided.add(e.dst)
+    seen, decided = decided_channels(g.flow_edges, start)
     bounds = [b for b in loop_bounds(net, g) if decided & set(b.channels)]
     bounds += [LoopBound(Fraction(g.self_ii[c]), [net.channels[c].name], [c], g.self_ii[c], 1)
                for c in sorted(seen) if c in g.self_ii]
