@@ -28,7 +28,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
-from loom.dialects.fabric_graph import MODULE, TAG_OPS
+from loom.dialects.fabric_graph import MODULE, TAG_OPS, visible_definitions
 from loom.dialects.fabric import InstanceOp
 
 PE_KINDS = ("spatial_pe", "temporal_pe")
@@ -49,11 +49,13 @@ def sym_name(op: Operation) -> str:
     return sym.data if isinstance(sym, StringAttr) else ""
 
 
-def definition_of(op: Operation) -> Operation | None:
-    """The definition a graph node stands for: an instance's target, an inline
+def definition_of(op: Operation,
+                  scope: dict[str, Operation] | None = None) -> Operation | None:
+    """The definition a graph node stands for: an instance's target (looked
+    up in `scope`, visible_definitions of its block, when given), an inline
     component or tag op itself; None for an op that is no graph node."""
     if isinstance(op, InstanceOp):
-        return op.definition()
+        return scope.get(op.target) if scope is not None else op.definition()
     if op.name in TAG_OPS or (op.name.startswith("fabric.") and fs.is_inline(op)):
         return op
     return None
@@ -284,8 +286,10 @@ def _types(op: Operation, definition: Operation) -> tuple[tuple[Attribute, ...],
 def _nodes(top: Operation) -> list[ViewNode]:
     nodes: list[ViewNode] = []
     auto: dict[str, int] = {}
-    for op in top.regions[0].block.ops:
-        definition = definition_of(op)
+    block = top.regions[0].block
+    scope = visible_definitions(block)
+    for op in block.ops:
+        definition = definition_of(op, scope)
         if definition is None:
             continue
         kind = definition.name.removeprefix("fabric.")

@@ -35,7 +35,7 @@ Recurrences that do not are left out of the bound.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -241,6 +241,14 @@ class FabricTiming:
     direct: ChannelGraph
     edges: dict[int, int]
     """Channel index -> the DFG edge that ends on it (channel_edges)."""
+    memo: dict[tuple[int, frozenset[str]], RouteTiming] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
+    """Routes already timed, by channel and the bypassed fifos on the route:
+    bufferization asks for every route once per fifo it tries, and one fifo
+    changes only the routes through it."""
+    fifos: dict[int, frozenset[str]] = field(default_factory=dict, init=False, compare=False,
+                                             repr=False)
+    """Channel index -> the fifos on its route, filled as routes are timed."""
 
     @staticmethod
     def of(m: Mapping, view: AdgView) -> FabricTiming | str:
@@ -261,8 +269,15 @@ class FabricTiming:
             path = self.m.paths[edge]
             if path is None or len(path) < 2 or path[0] == path[-1]:
                 continue
-            out[index] = _route(self.net.channels[index].name, path, self.m.adg, self.view,
-                                bypassed)
+            on_route = self.fifos.get(index)
+            key = (index, bypassed & on_route) if on_route is not None else None
+            if key is None or key not in self.memo:
+                route = _route(self.net.channels[index].name, path, self.m.adg, self.view,
+                               bypassed)
+                on_route = self.fifos.setdefault(index, _route_fifos(path, self.m.adg))
+                key = (index, bypassed & on_route)
+                self.memo[key] = route
+            out[index] = self.memo[key]
         return out
 
     def model(self, bypassed: frozenset[str]) -> Throughput:
@@ -477,6 +492,12 @@ def _edge_key(ch: Channel, node_of: dict[Operation, int], out_node: dict[int, in
     if op is None or op not in node_of:
         return None   # a fork: routing
     return node_of[op], list(op.operands).index(ch.value)
+
+
+def _route_fifos(path: list[int], adg: AdgGraph) -> frozenset[str]:
+    """The fifos `path` passes: the only names of `bypassed` _route reads."""
+    return frozenset(hw.name for port in path[1::2]
+                     if (hw := adg.nodes[adg.ports[port].node]).kind == "fifo")
 
 
 def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
