@@ -54,7 +54,8 @@ Each kernel's runs take `--lock FILE` (flock) one at a time, when given.
 Progress goes to stderr.
 
     tools/run python bench/fabric_kernels.py [KERNEL[@PRESET] ...] [--adg PRESET]
-                                             [--ordering analysis|seed] [--lock FILE] [--area]
+                                             [--ordering analysis|seed] [--rounds N]
+                                             [--lock FILE] [--area]
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ from loom.fabric.rtl.top import fabric_rtl
 from loom.inputs import KernelSource, prepare
 from loom.ordering_modes import FABRIC_ORDERING, ORDERINGS
 from loom.mapper.kernel_map import MapRequest, map_kernel
+from loom.mapper.mapping import ROUNDS
 from loom.sim import fabric_flow, profiles
 from loom.sim.flow import run_seed, setup
 from loom.sim.runner import file_lock
@@ -138,11 +140,11 @@ def _log(msg: str) -> None:
 
 
 
-def fabric_run(kernel: str, adg: str, ordering: str) -> FabricRun:
+def fabric_run(kernel: str, adg: str, ordering: str, rounds: int = ROUNDS) -> FabricRun:
     """The ideal run on the fabric (as fabric_sim_main drives it) and the model's figures."""
     t = time.perf_counter()
     source = KernelSource(kernel, out_dir=WORK / kernel / "fabric", ordering=ordering)
-    mapped = map_kernel(MapRequest(source, adg), need_bundle=True)
+    mapped = map_kernel(MapRequest(source, adg, rounds=rounds), need_bundle=True)
     map_seconds = time.perf_counter() - t
     s = fabric_flow.setup_mapped(mapped)
     r = fabric_flow.run(s, profiles.IDEAL).report
@@ -166,13 +168,14 @@ def direct_run(kernel: str, ordering: str) -> Run:
                r.report["seconds"]["simulate"], r.problems)
 
 
-def bench(spec: str, default_adg: str, ordering: str, lock: Path | None) -> Row:
+def bench(spec: str, default_adg: str, ordering: str, lock: Path | None,
+          rounds: int = ROUNDS) -> Row:
     kernel, _, adg = spec.partition("@")
     adg = adg or default_adg
     t = time.perf_counter()
     with file_lock(lock):
         _log(f"fabric_kernels: {kernel} on {adg}: compile, map, fabric build, ideal run")
-        fabric = fabric_run(kernel, adg, ordering)
+        fabric = fabric_run(kernel, adg, ordering, rounds)
     with file_lock(lock):
         _log(f"fabric_kernels: {kernel}: direct RTL, ideal run")
         direct = direct_run(kernel, ordering)
@@ -236,11 +239,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ordering", choices=ORDERINGS, default=FABRIC_ORDERING,
                     help=f"the memory ordering of both runs (default {FABRIC_ORDERING}, as the "
                          "fabric compiles)")
+    ap.add_argument("--rounds", type=int, default=ROUNDS,
+                    help=f"the mapper's routing rounds at most (default {ROUNDS}, loom map's)")
     ap.add_argument("--area", action="store_true",
                     help="the preset's area from bench/fabric_area.py (Yosys, cached)")
     args = ap.parse_args(argv)
     WORK.mkdir(parents=True, exist_ok=True)
-    rows = [bench(k, args.adg, args.ordering, args.lock) for k in args.kernels or KERNELS]
+    rows = [bench(k, args.adg, args.ordering, args.lock, args.rounds)
+            for k in args.kernels or KERNELS]
     areas = {}
     if args.area:
         AREA_WORK.mkdir(parents=True, exist_ok=True)

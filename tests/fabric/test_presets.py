@@ -444,3 +444,23 @@ def test_f_with_a_depth_sizes_every_pe_input_fifo():
     assert plain[2] == deep[2] > 0
     assert parse_preset("chess-2x2-ext1-f8").name == "chess-2x2-ext1-f8"
     assert parse_preset("chess-2x2-ext1-f4") == parse_preset("chess-2x2-ext1-f")
+
+
+@pytest.mark.parametrize("name", ["chess-2x2-ext1x3s2", "chess-2x2-ext1x3s2-f"])
+def test_each_tagged_response_lane_has_its_own_buffer(name):
+    # a lane of a shared (tagged) response port must not wait behind another
+    # lane's consumer (the head-of-line rule of AdgView.link_buffer): every
+    # del_tag feeds a two-slot buffer, the fabric top's link buffer or, on
+    # `-f`, a bypassable fifo that keeps its slots when bypassed
+    view = adg_view(preset(name).build())
+    drops = view.of_kind("del_tag")
+    assert len(drops) == 3 + 3 + 2   # ld_data and ld_done x 3 lanes, st_done x 2
+    for drop in drops:
+        [(consumer, _)] = view.consumers(drop.outputs[0])
+        node = view.node(consumer)
+        if name.endswith("-f"):
+            assert node.kind == "fifo" and "bypassable" in node.definition.attributes
+            assert node.definition.attributes["depth"].value.data == 2
+            assert view.link_buffer(node, drop.outputs[0]) is None
+        else:
+            assert view.link_buffer(node, drop.outputs[0]) == "lane"

@@ -50,6 +50,12 @@ lane 0 leaves the root split, lane 1 a second split below it, as the 64
 store lanes of sha256_block's local array do on its preset; and, as there,
 the lanes go round all four sides (`-ring`)."""
 
+TAGGED_BYPASS = (TAGGED[0] + "-f", TAGGED[1])
+"""In make test too: TAGGED's preset with `-f`, where each tagged response
+lane's buffer is a bypassable fifo (memory_bridge.ExtMemorySpec.lane_slots)
+that the mapper bypasses where the rings keep a register: bypassed, it must
+still take the head off the shared port while its lane's consumer waits."""
+
 FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64", "tanh_poly_f32"])
 """Behind slow (the preset's build, 242 to 333 s on 2026-11-28, is float
 units in 16 PEs): float kernels on a `-fp` preset, their addf, mulf,
@@ -206,6 +212,13 @@ def test_kernel_runs_on_the_fabric(kernel, tmp_path):
 @pytest.mark.parametrize("kernel", TAGGED[1])
 def test_kernel_runs_on_tagged_lanes(kernel, tmp_path):
     _runs_under_two_seeds(kernel, TAGGED[0], tmp_path)
+
+
+@pytest.mark.rtl
+@pytest.mark.xdist_group(TAGGED_BYPASS[0])
+@pytest.mark.parametrize("kernel", TAGGED_BYPASS[1])
+def test_kernel_runs_on_bypassed_tagged_lanes(kernel, tmp_path):
+    _runs_under_two_seeds(kernel, TAGGED_BYPASS[0], tmp_path)
 
 
 @pytest.mark.rtl

@@ -200,13 +200,15 @@ class AdgView:
         link that goes backward in body order (a switch to itself or to an
         earlier one), so that every ring of switches is registered; "lane"
         after a del_tag (one lane of a memory's shared result port, which
-        must not wait behind another lane's consumer)."""
+        must not wait behind another lane's consumer), unless the lane's
+        own fifo follows it (a `-f` preset's: memory_bridge.ExtMemorySpec.
+        lane_slots), which does the same."""
         if not isinstance(value, OpResult) or (src := self.node_of(value.op)) is None:
             return None
         if (node.kind == "spatial_sw" and src.kind == "spatial_sw"
                 and self._position[src.op] >= self._position[node.op]):
             return "hop"
-        return "lane" if src.kind == "del_tag" else None
+        return "lane" if src.kind == "del_tag" and node.kind != "fifo" else None
 
     @property
     def switch_rings(self) -> bool:

@@ -10,7 +10,8 @@ a bridge, as in LOOM's mesh-*-extmem-2 ADGs (tests/e2e/adgs/common):
 - a request family of n lanes: n `add_tag` (tags 0..n-1), merged by a
   tagged n:1 `spatial_sw` when n > 1, into the memory port;
 - a response family of n lanes: the memory port split by a 1:n
-  `temporal_sw` (n route tables, one per tag) when n > 1, then n `del_tag`.
+  `temporal_sw` (n route tables, one per tag) when n > 1, then n `del_tag`
+  (each followed by a bypassable fifo on the `-f` presets: lane_slots).
 
 A switch has at most `bridge_fanin` ports a side (LOOM's limit of 32), so a
 family of more lanes is bridged by a tree: the lanes in consecutive groups
@@ -47,6 +48,13 @@ class ExtMemorySpec:
     num_region: int = 1
     bridge_fanin: int = MAX_SWITCH_PORTS
     """Most lanes one bridge switch merges or splits; more make a tree."""
+    lane_slots: int = 0
+    """Slots of a bypassable fifo after each tagged response lane's del_tag
+    (the `-f` presets), in place of the two-slot buffer the fabric top puts
+    there otherwise (AdgView.link_buffer's "lane"): bypassed, it keeps the
+    slots and the registered ready that keep one lane's slow consumer from
+    blocking the others, and loses the cycle a memory's done token spent
+    there on every memory-ordering recurrence."""
 
     @property
     def tag_width(self) -> int:
@@ -139,10 +147,16 @@ def _response(b: AdgBuilder, spec: ExtMemorySpec, kind: str, lanes: list[PortRef
         b.connect(mem_port, lanes[0])
         return
     sources = _split(b, spec, f"{spec.name}_{kind}_demux", mem_port, len(lanes), port)
-    for source, lane in zip(sources, lanes):
+    for k, (source, lane) in enumerate(zip(sources, lanes)):
         drop = b.del_tag(port, plain)
         b.connect(source, PortRef(drop.name, 0))
-        b.connect(PortRef(drop.name, 0), lane)
+        out = PortRef(drop.name, 0)
+        if spec.lane_slots:
+            fifo = b.fifo(f"{spec.name}_{kind}_lane{k}", plain, spec.lane_slots,
+                          bypassable=True)
+            b.connect(out, PortRef(fifo.name, 0))
+            out = PortRef(fifo.name, 0)
+        b.connect(out, lane)
 
 
 def _split(b: AdgBuilder, spec: ExtMemorySpec, name: str, source: PortRef, n: int,

@@ -13,8 +13,8 @@ limit; more lanes make a tree, fabric/memory_bridge.py); `-d<K>` for the
 dividers in one PE of K * K (default 4, DIVIDER_EVERY); last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
 buffer, a deeper one on every PE input link, and one on every backward
-switch link in place of its link buffer (the mapper bypasses all it
-can: mapper/bufferization.py).
+switch link and after every tagged memory response lane in place of their
+link buffers (the mapper bypasses all it can: mapper/bufferization.py).
 Sizes 2x2, 4x4, 8x8, 16x16 and 20x20; `preset(name)` also
 builds any other size, track or memory count of the same grammar within its
 limits (MESH_MAX, TRACKS_MAX, MEMORIES_MAX, LANES_MAX): `parse_preset`
@@ -363,8 +363,9 @@ class ChessPreset:
     pe_fifos: bool = False
     """Bypassable fabric.fifo nodes on every PE link (`-f`): two slots on
     each output, in place of the PE's own output buffer, and INPUT_FIFO_DEPTH
-    on each input; and two on each switch link's backward direction, in
-    place of its link buffer; the mapper keeps buffered the ones a ring
+    on each input; and two on each switch link's backward direction and
+    after each tagged memory response lane (memory_bridge.ExtMemorySpec.
+    lane_slots), in place of their link buffers; the mapper keeps buffered the ones a ring
     needs and bypasses the rest (mapper/bufferization.py)."""
     divider_every: int = DIVIDER_EVERY
     """`-d<K>`: the dividers sit in the ALU PEs whose row and column are
@@ -530,10 +531,12 @@ def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
 
 def build_chess(p: ChessPreset) -> AdgBuilder:
     b = AdgBuilder(p.name.replace("-", "_"))
+    lane_slots = LINK_BUFFER_SLOTS if p.pe_fifos else 0
     ext = [ExtMemorySpec(f"extmem_{k}", p.ext.load_lanes, p.ext.store_lanes,
-                         bridge_fanin=p.bridge_fanin) for k in range(p.ext.count)]
+                         bridge_fanin=p.bridge_fanin, lane_slots=lane_slots)
+           for k in range(p.ext.count)]
     on_chip = [ExtMemorySpec(f"mem_{k}", p.on_chip.load_lanes, p.on_chip.store_lanes,
-                             ON_CHIP_TYPE, bridge_fanin=p.bridge_fanin)
+                             ON_CHIP_TYPE, bridge_fanin=p.bridge_fanin, lane_slots=lane_slots)
                for k in range(p.on_chip.count)]
     specs = ext + on_chip
     memrefs = {s.name: b.add_input(f"mem{k}", s.memref_type) for k, s in enumerate(ext)}
