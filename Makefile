@@ -21,8 +21,10 @@ KNAME    = $(basename $(basename $(notdir $(KERNEL))))
 
 # make fuzz: N random kernels through every stage (see loom fuzz --help)
 N       ?= 1000
+# make mutate: the templates' mutants (loom mutate --help); TEMPLATE=name for one
+TEMPLATE ?=
 
-.PHONY: setup test test-slow sim bench fuzz clean help
+.PHONY: setup test test-slow sim bench fuzz mutate clean help
 
 help:
 	@echo "make sim KERNEL=name-or-path [SEED=n]   compile, simulate and verify one kernel into gen/<name>/"
@@ -32,6 +34,7 @@ help:
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
 	@echo "make fuzz [N=1000]             N random C kernels through every stage; failures reduced with cvise"
+	@echo "make mutate [TEMPLATE=name]    seeded faults in the RTL templates, judged by their tests (gen/mutate)"
 	@echo "make setup                     only the bootstrap (apt, .venv)"
 
 setup: $(STAMPS)/venv
@@ -63,6 +66,9 @@ $(STAMPS)/cvise: $(STAMPS)/apt
 
 fuzz: setup $(STAMPS)/cvise
 	@$(RUN) loom fuzz --count $(N) -j $(JOBS) --reduce -o gen/fuzz
+
+mutate: setup
+	@$(RUN) loom mutate $(if $(TEMPLATE),--template $(TEMPLATE)) -j $(JOBS) --progress -o gen/mutate
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(RUN) python $$b || exit 1; done

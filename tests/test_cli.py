@@ -20,6 +20,7 @@ COMMAND_FLAGS = {
     "adg": ["PRESET|check", "FILE", "--list", "-o"],
     "map": ["--adg", "--seed", "--top", "-o"],
     "config": ["decode", "--adg"],
+    "mutate": ["--template", "--operator", "--sample", "--list", "--budget", "-j", "-o"],
 }
 
 

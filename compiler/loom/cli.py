@@ -53,6 +53,10 @@ ADG_LIMITS = ("rows R and columns C 1 to 32, tracks T 1 to 7, memories N 1 to 64
 """The preset grammar and its limits as `loom adg --help` says them
 (loom.fabric.presets.GRAMMAR and LIMITS; not imported here, a test keeps them equal)."""
 
+MUTATION_OPERATORS = ("logic", "compare", "negation", "term", "reset", "constant")
+"""loom.mutation.template_mutants.OPERATORS (not imported here: the parser
+stays light; a test keeps the two equal)."""
+
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DIGITS_MAX = 30
 """A number of more digits is past every range here (and int() of thousands
@@ -115,6 +119,18 @@ def snapshot_seconds(text: str) -> float:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse type: seconds, more than 0 and at most SNAPSHOT_SECONDS_MAX."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text.strip()}' is not a number") from None
+    if not 0 < value <= SNAPSHOT_SECONDS_MAX:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {SNAPSHOT_SECONDS_MAX:g}, not {text.strip()}")
+    return value
+
+
 def seed_list(text: str) -> str:
     """An argparse type: stall seeds such as `1-5,9` (each 0 to SEED_MAX, a range
     low to high, at most COUNT_MAX seeds); the text is kept, loom regress passes
@@ -163,6 +179,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "adg": ("loom.fabric.command", "adg_main"),
     "map": ("loom.mapper.command", "map_main"),
     "config": ("loom.mapper.decode_command", "config_main"),
+    "mutate": ("loom.mutation.command", "mutate_main"),
 }
 
 KERNEL_HELP = (
@@ -430,6 +447,38 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a .fabric.mlir file or a preset name")
     p.add_argument("-o", dest="out_dir", metavar="DIR",
                    help="where a preset's ADG file is written (default gen/adg)")
+
+    p = sub.add_parser("mutate", help="seed faults in the RTL templates, count what the tests catch",
+                       description="Make one-fault mutants of templates/*.sv.j2 (operators "
+                                   "logic, compare, negation, term, reset, constant), run each "
+                                   "template's own test module on each in a copy of the "
+                                   "sources, and write DIR/mutants.jsonl (resumable) and a "
+                                   "table of verdicts. Run from the repository's root.")
+    p.add_argument("--template", dest="templates", action="append", default=[], metavar="T",
+                   help="a template (templates/T.sv.j2); repeatable; default every template")
+    p.add_argument("--operator", dest="operators", action="append", metavar="OP",
+                   choices=MUTATION_OPERATORS,
+                   help=f"a mutation operator, repeatable (default all: "
+                        f"{', '.join(MUTATION_OPERATORS)})")
+    p.add_argument("--sample", type=positive_int, metavar="N",
+                   help="N (1 or more) mutants drawn at random, the same ones for the same "
+                        "--seed")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S",
+                   help=f"the sample's seed, 0 to {SEED_MAX} (default 0)")
+    p.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    p.add_argument("-j", dest="jobs", type=jobs_int, default=1, metavar="N",
+                   help=f"mutants judged at once, 1 to {JOBS_MAX}, each in its own copy of the "
+                        "sources (default 1)")
+    p.add_argument("--timeout", type=positive_seconds, default=600.0, metavar="S",
+                   help=f"seconds (more than 0 to {SNAPSHOT_SECONDS_MAX:g}) one mutant's tests "
+                        "may take before it counts as a timeout (default 600)")
+    p.add_argument("--budget", type=positive_seconds, default=None, metavar="S",
+                   help=f"start no mutant after S seconds (more than 0 to "
+                        f"{SNAPSHOT_SECONDS_MAX:g}; default: no limit); a second run with the "
+                        "same -o goes on")
+    _add_progress(p, "the mutants judged so far")
+    p.add_argument("-o", dest="out_dir", metavar="DIR",
+                   help="where mutants.jsonl goes (default gen/mutate)")
     return parser
 
 

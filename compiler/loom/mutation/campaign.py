@@ -1,0 +1,225 @@
+"""A mutation campaign: each mutant in a copy of the sources, judged by the
+tests that should catch it, the verdicts in `mutants.jsonl` (issue 36).
+
+A template's judge is its own test module, named alike (the per-component
+grain): templates/<t>.sv.j2 by tests/rtl/test_<t>.py, or for a fabric
+component tests/fabric/test_<t>.py. A mutant is
+
+- `killed` when that module fails (`killed_by` names the first failing test),
+- `survived` when it passes,
+- `timeout` when it runs past the limit (a hung simulation counts as caught
+  only once someone says so: it is listed apart),
+- `no-check` when its template has no test module of its name.
+
+Each worker runs in a workspace of its own: a copy of compiler/, tb/,
+tests/, templates/ and kernels/ whose Python comes first on PYTHONPATH, so
+the mutated template, the builds it causes and the tests' caches never
+touch the checkout (the unit builds live under the copy's gen/). The
+verdicts are appended as they come; a second run with the same output
+skips every mutant already judged, so a campaign stopped by its time
+budget (or by Ctrl-C) goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from loom.mutation.template_mutants import OPERATORS, Mutant
+
+COPIED = ("compiler", "tb", "tests", "templates", "kernels", "pyproject.toml")
+"""What a workspace holds: the sources the unit and fabric tests read."""
+VERDICTS = ("killed", "survived", "timeout", "no-check")
+WORKSPACE_PREFIX = "loom-mutate-"
+"""A worker's copy of the sources, beside mutants.jsonl while it runs (a
+campaign stopped by a signal leaves it; the next run on that output
+removes it)."""
+DEFAULT_TIMEOUT = 600.0
+"""Seconds one mutant's tests may take (a unit's build and episodes take
+10 to 60 s on this machine; a mutant that hangs a simulation runs out here)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One line of mutants.jsonl."""
+
+    id: str
+    template: str
+    line: int
+    column: int
+    operator: str
+    original: str
+    replacement: str
+    verdict: str
+    killed_by: str = ""
+    check: str = ""
+    """The test module that judged it ("" for no-check)."""
+    seconds: float = 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+def check_for(template: str, root: Path) -> str | None:
+    """The test module (relative to `root`) named for `template`, or None."""
+    stem = template.removesuffix(".sv.j2")
+    for folder in ("tests/rtl", "tests/fabric"):
+        path = f"{folder}/test_{stem}.py"
+        if (root / path).is_file():
+            return path
+    return None
+
+
+def judged(path: Path) -> dict[str, Verdict]:
+    """The verdicts already in `path` (a campaign's mutants.jsonl), by mutant id."""
+    if not path.is_file():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            v = Verdict(**json.loads(line))
+            out[v.id] = v
+    return out
+
+
+class Workspace:
+    """A copy of the sources one worker mutates, one template at a time."""
+
+    def __init__(self, root: Path, parent: Path):
+        self.dir = Path(tempfile.mkdtemp(prefix=WORKSPACE_PREFIX, dir=parent))
+        for name in COPIED:
+            src = root / name
+            if src.is_dir():
+                shutil.copytree(src, self.dir / name,
+                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            elif src.is_file():
+                shutil.copy2(src, self.dir / name)
+
+    def run(self, mutant: Mutant, check: str, timeout: float) -> Verdict:
+        """Put `mutant` in, run `check`, take it out again."""
+        path = self.dir / "templates" / mutant.template
+        original = path.read_text()
+        path.write_text(mutant.apply(original))
+        start = time.monotonic()
+        try:
+            verdict, by = self._pytest(check, timeout)
+        finally:
+            path.write_text(original)
+        return Verdict(mutant.id, mutant.template, mutant.line, mutant.column,
+                       mutant.operator, mutant.original, mutant.replacement, verdict, by,
+                       check, round(time.monotonic() - start, 1))
+
+    def _pytest(self, check: str, timeout: float) -> tuple[str, str]:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(self.dir / "compiler"), str(self.dir)]))
+        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p",
+               "no:cacheprovider", "-rf", check]
+        try:
+            done = subprocess.run(cmd, cwd=self.dir, env=env, capture_output=True, text=True,
+                                  timeout=timeout, start_new_session=True)
+        except subprocess.TimeoutExpired:
+            return "timeout", ""
+        if done.returncode == 0:
+            return "survived", ""
+        failed = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
+        return "killed", failed.group(1) if failed else f"exit status {done.returncode}"
+
+    def remove(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1,
+                 timeout: float = DEFAULT_TIMEOUT, budget: float | None = None,
+                 tick: Callable[[str], None] = lambda _: None) -> list[Verdict]:
+    """Judge every mutant not yet in `out` (appending its verdict there), with
+    `jobs` workers, starting none after `budget` seconds; the verdicts of
+    `mutants` found in `out` afterwards, in `mutants`' order."""
+    done = judged(out)
+    todo = [m for m in mutants if m.id not in done]
+    for stale in out.parent.glob(f"{WORKSPACE_PREFIX}*"):
+        shutil.rmtree(stale, ignore_errors=True)   # a stopped campaign's copies
+    work: queue.Queue[Mutant] = queue.Queue()
+    for m in todo:
+        work.put(m)
+    lock = threading.Lock()
+    start, counted = time.monotonic(), Counter[str]()
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def record(v: Verdict) -> None:
+        with lock:
+            with out.open("a") as f:
+                f.write(v.to_json() + "\n")
+            done[v.id] = v
+            counted[v.verdict] += 1
+            tick(f"mutate: {sum(counted.values())} of {len(todo)} judged ("
+                 + ", ".join(f"{counted[k]} {k}" for k in VERDICTS if counted[k]) + ")")
+
+    def worker() -> None:
+        space: Workspace | None = None
+        try:
+            while budget is None or time.monotonic() - start < budget:
+                try:
+                    m = work.get_nowait()
+                except queue.Empty:
+                    return
+                check = check_for(m.template, root)
+                if check is None:
+                    record(_unjudged(m))
+                    continue
+                space = space or Workspace(root, out.parent)
+                record(space.run(m, check, timeout))
+        finally:
+            if space is not None:
+                space.remove()
+
+    threads = [threading.Thread(target=worker) for _ in range(max(1, min(jobs, len(todo))))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [done[m.id] for m in mutants if m.id in done]
+
+
+def _unjudged(m: Mutant) -> Verdict:
+    return Verdict(m.id, m.template, m.line, m.column, m.operator, m.original, m.replacement,
+                   "no-check")
+
+
+def table(verdicts: Iterable[Verdict], key: str = "operator") -> str:
+    """Counts by `key` (operator or template), and the kill rate over the
+    mutants a check judged in time (killed / (killed + survived))."""
+    rows: dict[str, Counter[str]] = {}
+    for v in verdicts:
+        rows.setdefault(getattr(v, key), Counter())[v.verdict] += 1
+    order = list(OPERATORS) if key == "operator" else sorted(rows)
+    width = max([len(key), *(len(k) for k in rows)])
+    head = f"{key:<{width}} " + " ".join(f"{k:>9}" for k in VERDICTS) + "  kill rate"
+    lines = [head, "-" * len(head)]
+    total: Counter[str] = Counter()
+    for name in [k for k in order if k in rows]:
+        lines.append(_row(name, rows[name], width))
+        total.update(rows[name])
+    lines += ["-" * len(head), _row("all", total, width)]
+    return "\n".join(lines)
+
+
+def _row(name: str, c: Counter[str], width: int) -> str:
+    judged_in_time = c["killed"] + c["survived"]
+    rate = f"{100 * c['killed'] / judged_in_time:8.1f} %" if judged_in_time else "       -"
+    return f"{name:<{width}} " + " ".join(f"{c[k]:>9}" for k in VERDICTS) + f"  {rate}"
+
+
+__all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Verdict", "Workspace", "check_for",
+           "judged", "run_campaign", "table"]

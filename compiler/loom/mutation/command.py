@@ -1,0 +1,73 @@
+"""`loom mutate`: seed faults in the RTL templates and count what the tests
+catch (issue 36; loom.mutation.campaign says how each is judged).
+
+    loom mutate [--template T ...] [--operator OP ...] [--sample N [--seed S]]
+                [--list] [-j N] [--timeout S] [--budget S] [-o DIR]
+
+writes DIR/mutants.jsonl (default gen/mutate) and prints a table by
+operator and by template. Run from the repository's root (the templates
+and their tests are read there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from loom.diagnostics import Location, LoomError
+from loom.mutation.campaign import run_campaign, table
+from loom.mutation.template_mutants import OPERATORS, Mutant, template_mutants
+from loom.progress import Progress
+
+ROOT = Path.cwd
+"""The repository the campaign reads (a function: the working directory at the call)."""
+
+
+def select(root: Path, templates: list[str], operators: tuple[str, ...]) -> list[Mutant]:
+    """The mutants of the named templates (all of templates/ when none), by `operators`."""
+    folder = root / "templates"
+    if not folder.is_dir():
+        raise LoomError("no templates/ here: run loom mutate from the repository's root",
+                        Location(str(root)))
+    names = templates or sorted(p.name for p in folder.glob("*.sv.j2"))
+    out: list[Mutant] = []
+    for name in names:
+        file = name if name.endswith(".sv.j2") else f"{name}.sv.j2"
+        path = folder / file
+        if not path.is_file():
+            raise LoomError(f"no template '{file}' in templates/", Location(str(path)))
+        out += template_mutants(file, path.read_text(), operators)
+    return out
+
+
+def sample(mutants: list[Mutant], n: int | None, seed: int) -> list[Mutant]:
+    """`n` mutants drawn with `seed` (the same on every run), in their order; all when None."""
+    if n is None or n >= len(mutants):
+        return mutants
+    picked = set(random.Random(seed).sample(range(len(mutants)), n))
+    return [m for k, m in enumerate(mutants) if k in picked]
+
+
+def mutate_main(args: argparse.Namespace) -> int:
+    root = ROOT()
+    operators = tuple(args.operators or OPERATORS)
+    mutants = sample(select(root, args.templates, operators), args.sample, args.seed)
+    if args.list:
+        for m in mutants:
+            print(f"{m.id}  {m.original!r} -> {m.replacement!r}")
+        print(f"{len(mutants)} mutant(s)")
+        return 0
+    out = Path(args.out_dir or "gen/mutate") / "mutants.jsonl"
+    progress = Progress(enabled=args.progress)
+    verdicts = run_campaign(root, mutants, out, jobs=args.jobs, timeout=args.timeout,
+                            budget=args.budget, tick=progress.update)
+    progress.clear()
+    print(table(verdicts, "operator"))
+    print()
+    print(table(verdicts, "template"))
+    left = len(mutants) - len(verdicts)
+    print(f"\n{len(verdicts)} of {len(mutants)} mutant(s) judged"
+          + (f", {left} left by the time budget (run again to go on)" if left else "")
+          + f"; verdicts in {out}")
+    return 0

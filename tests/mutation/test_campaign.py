@@ -1,0 +1,73 @@
+"""The campaign's bookkeeping: which test judges a template, verdicts kept
+and resumed, the table's counts; and one real kill on a unit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from loom.cli import MUTATION_OPERATORS, main
+from loom.mutation.campaign import Verdict, check_for, judged, run_campaign, table
+from loom.mutation.template_mutants import OPERATORS, template_mutants
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_template_is_judged_by_the_test_module_named_for_it():
+    assert check_for("oehb.sv.j2", ROOT) == "tests/rtl/test_oehb.py"
+    assert check_for("fabric_fifo.sv.j2", ROOT) == "tests/fabric/test_fabric_fifo.py"
+    assert check_for("float_macros.sv.j2", ROOT) is None   # macros: no module of their own
+
+
+def test_unjudged_mutants_are_recorded_once_and_a_second_run_resumes(tmp_path):
+    text = (ROOT / "templates" / "float_macros.sv.j2").read_text()
+    mutants = template_mutants("float_macros.sv.j2", text)[:3]
+    out = tmp_path / "mutants.jsonl"
+    first = run_campaign(ROOT, mutants, out)
+    assert [v.verdict for v in first] == ["no-check"] * 3
+    assert [v.id for v in first] == [m.id for m in mutants]
+    again = run_campaign(ROOT, mutants, out)
+    assert again == first and len(out.read_text().splitlines()) == 3
+    assert judged(out) == {v.id: v for v in first}
+    assert all(json.loads(line)["template"] == "float_macros.sv.j2"
+               for line in out.read_text().splitlines())
+
+
+def _verdict(op: str, verdict: str) -> Verdict:
+    return Verdict(f"t:{op}:{verdict}", "t.sv.j2", 1, 1, op, "&", "|", verdict)
+
+
+def test_the_table_counts_and_rates_the_mutants_judged_in_time():
+    verdicts = [_verdict("logic", "killed"), _verdict("logic", "killed"),
+                _verdict("logic", "survived"), _verdict("reset", "timeout"),
+                _verdict("reset", "killed")]
+    lines = table(verdicts).splitlines()
+    logic = next(line for line in lines if line.startswith("logic")).split()
+    assert logic[1:] == ["2", "1", "0", "0", "66.7", "%"]   # 2 of 3 judged in time
+    everything = lines[-1].split()
+    assert everything[:5] == ["all", "3", "1", "1", "0"] and everything[5] == "75.0"
+
+
+def test_the_command_lists_mutants_and_refuses_an_unknown_template(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["mutate", "--template", "oehb", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    made = template_mutants("oehb.sv.j2", (ROOT / "templates" / "oehb.sv.j2").read_text())
+    assert listed == [f"{m.id}  {m.original!r} -> {m.replacement!r}" for m in made] + \
+        [f"{len(made)} mutant(s)"]
+    assert main(["mutate", "--template", "nosuch", "--list"]) == 2
+    assert "error: no template 'nosuch.sv.j2'" in capsys.readouterr().err
+    assert MUTATION_OPERATORS == OPERATORS
+
+
+@pytest.mark.rtl
+def test_a_reset_fault_in_a_buffer_is_killed_by_its_unit_test(tmp_path):
+    # oehb's valid register reset to 1 offers a token nobody sent: the
+    # unit test's scoreboard sees it
+    text = (ROOT / "templates" / "oehb.sv.j2").read_text()
+    [m] = template_mutants("oehb.sv.j2", text, ("reset",))
+    [v] = run_campaign(ROOT, [m], tmp_path / "mutants.jsonl")
+    assert (v.verdict, v.check) == ("killed", "tests/rtl/test_oehb.py")
+    assert v.killed_by.startswith("tests/rtl/test_oehb.py::")
