@@ -205,11 +205,11 @@ def test_a_small_kernel_with_a_local_array_maps_onto_an_8x8(tmp_path, capsys):
     assert f"adg: auto chose {adg}\n" in capsys.readouterr().out
 
 
-FLOAT_AUTO = (["dot_f64", "tanh_poly_f32"], "chess-8x8-ext4-d2-fp")
+FLOAT_AUTO = (["dot_f64", "tanh_poly_f32", "fixed_point_f32"], "chess-8x8-ext4-d2-fp")
 """Issue 33: float kernels of at most 64 ops take the named float preset
 (fabric/presets.py FLOAT_VARIANTS), the first whose units host their
-addf, mulf, divf, negf and cmpf (every integer preset before it refuses
-them with C1)."""
+addf, mulf, divf, negf, cmpf and int/float conversions (every integer
+preset before it refuses them with C1)."""
 
 
 @pytest.mark.parametrize("kernel", FLOAT_AUTO[0])

@@ -56,15 +56,18 @@ lane's buffer is a bypassable fifo (memory_bridge.ExtMemorySpec.lane_slots)
 that the mapper bypasses where the rings keep a register: bypassed, it must
 still take the head off the shared port while its lane's consumer waits."""
 
-FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64", "tanh_poly_f32"])
+FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64", "tanh_poly_f32", "fixed_point_f32"])
 """Behind slow (the preset's build, 242 to 333 s on 2026-11-28, is float
 units in 16 PEs): float kernels on a `-fp` preset, their addf, mulf,
-divf, negf and cmpf (predicate configured) on float units, their values
-through integer carries, branches, muxes, loads and stores bit for bit;
-every edge against the golden model under both stall seeds. The preset is
-the named float variant (presets.FLOAT_VARIANTS) that `--adg auto` picks
-for both. The other float kernels need a 16x16 (80 ops and more) or the
-int/float conversions, which no preset unit takes yet."""
+divf, negf and cmpf (predicate configured) on float units, fixed_point_f32's
+sitofp, uitofp (from i32 and i8), fptosi and fptoui on conversion units,
+their values through integer carries, branches, muxes, loads and stores
+bit for bit; every edge against the golden model under both stall seeds
+(the three: 353 s with the preset's build, 2026-11-28). The preset is the
+named float variant (presets.FLOAT_VARIANTS) that `--adg auto` picks for
+them. The other float kernels need a 16x16 (more than 64 ops, or tagged
+memories) or a unit LOOM's function-unit bodies do not allow (extf:
+quantize_f32; minnumf and maxnumf: oddeven_sort_f32)."""
 
 BYPASS = ("chess-8x8-ext2-f", ["sum_n", "dot", "fir", "collatz", "countdown"])
 """In make test too: the `-f` preset, bypassable fifos on every PE link and

@@ -139,7 +139,7 @@ from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS, OUTPUT_BUFFER_SLOTS
-from loom.rtl.units import DIV_OPS, divider_latency, float_latency
+from loom.rtl.units import DIV_OPS, FLOAT_CONVERT_LATENCY, divider_latency, float_latency
 
 WIDTH = 64
 DATA = "i64"
@@ -285,15 +285,32 @@ FLOAT_TYPES = {"f32": 32, "f64": 64}
 FLOAT_BINARY = ("addf", "subf", "mulf", "divf")
 
 
+FLOAT_FROM_INT = (("sitofp", "i32"), ("uitofp", "i32"), ("uitofp", "i8"))
+"""Integer-to-float conversions a `-fp` PE converts to each float type: the
+ones our lowering emits for kernels/*.c (C int and unsigned char operands)."""
+FLOAT_TO_INT = (("fptosi", "i32"), ("fptoui", "i32"))
+"""Float-to-integer conversions, from each float type (C int results)."""
+
+
 def _floats() -> list[fu.FunctionUnit]:
     """The float units of a `-fp` divider PE, each at its unit's default
-    latency (rtl/units.FLOAT_LATENCY)."""
+    latency (rtl/units.FLOAT_LATENCY, FLOAT_CONVERT_LATENCY): arithmetic,
+    sqrt, sign, compare and the conversions of FLOAT_FROM_INT and
+    FLOAT_TO_INT. LOOM allows no extf, truncf, minnumf or maxnumf in a unit
+    body (fabric_pe.FU_BODY_OPS), so float <-> double and fminf/fmaxf have
+    no unit."""
+    conv = FLOAT_CONVERT_LATENCY
     return [*(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t, latency=float_latency(op, w))
               for t, w in FLOAT_TYPES.items() for op in FLOAT_BINARY),
             *(fu.unary(f"fu_sqrt_{t}", "math.sqrt", t, latency=float_latency("sqrt", w))
               for t, w in FLOAT_TYPES.items()),
             *(fu.unary(f"fu_negf_{t}", "arith.negf", t) for t in FLOAT_TYPES),
-            *(fu.cmpf(f"fu_cmpf_{t}", t) for t in FLOAT_TYPES)]
+            *(fu.unary(f"fu_absf_{t}", "math.absf", t) for t in FLOAT_TYPES),
+            *(fu.cmpf(f"fu_cmpf_{t}", t) for t in FLOAT_TYPES),
+            *(fu.cast(f"fu_{op}_{i}_{t}", f"arith.{op}", i, t, latency=conv)
+              for t in FLOAT_TYPES for op, i in FLOAT_FROM_INT),
+            *(fu.cast(f"fu_{op}_{t}_{i}", f"arith.{op}", t, i, latency=conv)
+              for t in FLOAT_TYPES for op, i in FLOAT_TO_INT)]
 
 
 def _alu_div() -> list[fu.FunctionUnit]:
