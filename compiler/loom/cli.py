@@ -105,13 +105,17 @@ def snapshot_rounds(text: str) -> int:
     return value
 
 
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text.strip()}' is not a number") from None
+
+
 def snapshot_seconds(text: str) -> float:
     """An argparse type: a snapshot interval in seconds, -1 (off) or more than 0
     (at most SNAPSHOT_SECONDS_MAX)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text.strip()}' is not a number") from None
+    value = _number(text)
     if value != -1 and not 0 < value <= SNAPSHOT_SECONDS_MAX:
         raise argparse.ArgumentTypeError(
             f"must be -1 (off) or more than 0 and at most {SNAPSHOT_SECONDS_MAX:g}, "
@@ -121,10 +125,7 @@ def snapshot_seconds(text: str) -> float:
 
 def positive_seconds(text: str) -> float:
     """An argparse type: seconds, more than 0 and at most SNAPSHOT_SECONDS_MAX."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text.strip()}' is not a number") from None
+    value = _number(text)
     if not 0 < value <= SNAPSHOT_SECONDS_MAX:
         raise argparse.ArgumentTypeError(
             f"must be more than 0 and at most {SNAPSHOT_SECONDS_MAX:g}, not {text.strip()}")
