@@ -9,6 +9,8 @@ at that op.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.dialects.builtin import FunctionType, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -67,18 +69,23 @@ def check_unique_definition(op: Operation) -> None:
             )
 
 
+def _scopes(block: Block | None) -> Iterator[Block]:
+    """`block`, then each enclosing block out to the top."""
+    while block is not None:
+        yield block
+        owner = block.parent_op()
+        block = owner.parent_block() if owner is not None else None
+
+
 def resolve_definition(anchor: Operation, name: str) -> Operation | None:
     """The definition `name` visible from `anchor`: its block, then enclosing blocks."""
-    block: Block | None = anchor.parent_block()
-    while block is not None:
+    for block in _scopes(anchor.parent_block()):
         for op in block.ops:
             # the name first: definition_name's inline test costs more, and
             # a 16x16's fabric.module holds thousands of ops per lookup
             sym = op.attributes.get("sym_name")
             if isinstance(sym, StringAttr) and sym.data == name and definition_name(op) == name:
                 return op
-        owner = block.parent_op()
-        block = owner.parent_block() if owner is not None else None
     return None
 
 
@@ -87,12 +94,10 @@ def visible_definitions(block: Block | None) -> dict[str, Operation]:
     finds them (the nearest block wins, then the first in it): one scan for
     a reader that resolves every instance of a fabric.module."""
     found: dict[str, Operation] = {}
-    while block is not None:
-        for op in block.ops:
+    for scope in _scopes(block):
+        for op in scope.ops:
             if (name := definition_name(op)) is not None:
                 found.setdefault(name, op)
-        owner = block.parent_op()
-        block = owner.parent_block() if owner is not None else None
     return found
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from loom.fabric.adg_view import AdgView
-from loom.mapper.throughput import FabricTiming
+from loom.mapper.throughput import FabricTiming, route_fifos
 from loom.scc import strongly_connected
 
 if TYPE_CHECKING:
@@ -56,20 +56,14 @@ def bufferize(m: Mapping, view: AdgView) -> frozenset[str]:
     for fifo in ring:
         if fifo in bypassable and not timing.combinational(bypassed | {fifo}):
             bypassed |= {fifo}
-    off = sorted({name for e in m.sw.edges for name in _fifos(m, e.id)} & bypassable - set(ring))
+    routed = {name for e in m.sw.edges for name in route_fifos(m.paths[e.id] or [], m.adg)}
+    off = sorted(routed & bypassable - set(ring))
     if not timing.combinational(bypassed | set(off)):
         return bypassed | set(off)
     for fifo in off:   # a ring of ready-only arcs (no flow ring sees it): one at a time
         if not timing.combinational(bypassed | {fifo}):
             bypassed |= {fifo}
     return bypassed
-
-
-def _fifos(m: Mapping, edge: int) -> list[str]:
-    """The fifos on DFG edge `edge`'s route."""
-    path = m.paths[edge] or []
-    return [hw.name for port in path[1::2]
-            if (hw := m.adg.nodes[m.adg.ports[port].node]).kind == "fifo"]
 
 
 def _on_rings(timing: FabricTiming, bypassed: frozenset[str]) -> list[str]:

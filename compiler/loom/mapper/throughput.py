@@ -269,14 +269,12 @@ class FabricTiming:
             path = self.m.paths[edge]
             if path is None or len(path) < 2 or path[0] == path[-1]:
                 continue
-            on_route = self.fifos.get(index)
-            key = (index, bypassed & on_route) if on_route is not None else None
-            if key is None or key not in self.memo:
-                route = _route(self.net.channels[index].name, path, self.m.adg, self.view,
-                               bypassed)
-                on_route = self.fifos.setdefault(index, _route_fifos(path, self.m.adg))
-                key = (index, bypassed & on_route)
-                self.memo[key] = route
+            if index not in self.fifos:
+                self.fifos[index] = frozenset(route_fifos(path, self.m.adg))
+            key = (index, bypassed & self.fifos[index])
+            if key not in self.memo:
+                self.memo[key] = _route(self.net.channels[index].name, path, self.m.adg,
+                                        self.view, bypassed)
             out[index] = self.memo[key]
         return out
 
@@ -494,10 +492,11 @@ def _edge_key(ch: Channel, node_of: dict[Operation, int], out_node: dict[int, in
     return node_of[op], list(op.operands).index(ch.value)
 
 
-def _route_fifos(path: list[int], adg: AdgGraph) -> frozenset[str]:
-    """The fifos `path` passes: the only names of `bypassed` _route reads."""
-    return frozenset(hw.name for port in path[1::2]
-                     if (hw := adg.nodes[adg.ports[port].node]).kind == "fifo")
+def route_fifos(path: list[int], adg: AdgGraph) -> list[str]:
+    """The fifos `path` passes, in route order: the only names of `bypassed`
+    _route reads."""
+    return [hw.name for port in path[1::2]
+            if (hw := adg.nodes[adg.ports[port].node]).kind == "fifo"]
 
 
 def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
@@ -537,4 +536,4 @@ def _route(channel: str, path: list[int], adg: AdgGraph, view: AdgView,
 
 
 __all__ = ["FabricTiming", "LoopThroughput", "RouteTiming", "Throughput", "critical_edges",
-           "fmt_bound", "throughput"]
+           "fmt_bound", "route_fifos", "throughput"]

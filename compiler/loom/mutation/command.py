@@ -20,10 +20,6 @@ from loom.mutation.campaign import run_campaign, table
 from loom.mutation.template_mutants import OPERATORS, Mutant, template_mutants
 from loom.progress import Progress
 
-ROOT = Path.cwd
-"""The repository the campaign reads (a function: the working directory at the call)."""
-
-
 def select(root: Path, templates: list[str], operators: tuple[str, ...]) -> list[Mutant]:
     """The mutants of the named templates (all of templates/ when none), by `operators`."""
     folder = root / "templates"
@@ -50,7 +46,7 @@ def sample(mutants: list[Mutant], n: int | None, seed: int) -> list[Mutant]:
 
 
 def mutate_main(args: argparse.Namespace) -> int:
-    root = ROOT()
+    root = Path.cwd()   # the repository whose templates and tests the campaign reads
     operators = tuple(args.operators or OPERATORS)
     mutants = sample(select(root, args.templates, operators), args.sample, args.seed)
     if args.list:
