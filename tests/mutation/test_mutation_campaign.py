@@ -71,3 +71,13 @@ def test_a_reset_fault_in_a_buffer_is_killed_by_its_unit_test(tmp_path):
     [v] = run_campaign(ROOT, [m], tmp_path / "mutants.jsonl")
     assert (v.verdict, v.check) == ("killed", "tests/rtl/test_oehb.py")
     assert v.killed_by.startswith("tests/rtl/test_oehb.py::")
+
+
+def test_a_damaged_verdicts_file_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "mutants.jsonl"
+    out.write_text('{"id": "x"}\nnot json\n')
+    assert main(["mutate", "--template", "float_macros", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{out}:1: error: not a verdict of loom mutate") and err.count("\n") == 1
+

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from loom.diagnostics import Location, LoomError
 from loom.mutation.template_mutants import OPERATORS, Mutant
 
 COPIED = ("compiler", "tb", "tests", "templates", "kernels", "pyproject.toml")
@@ -87,10 +88,15 @@ def judged(path: Path) -> dict[str, Verdict]:
     if not path.is_file():
         return {}
     out = {}
-    for line in path.read_text().splitlines():
-        if line.strip():
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
             v = Verdict(**json.loads(line))
-            out[v.id] = v
+        except (ValueError, TypeError) as err:   # not JSON, or not a verdict's fields
+            raise LoomError(f"not a verdict of loom mutate: {str(err).splitlines()[0]}",
+                            Location(str(path), number)) from err
+        out[v.id] = v
     return out
 
 
