@@ -48,6 +48,7 @@ from loom.dialects.arith_extras import arith_dialect
 from loom.dialects.memref_extras import memref_dialect
 from loom.dialects.dataflow import Dataflow
 from loom.dialects.fabric import Fabric
+from loom.dialects.fabric_graph import indexed_definitions
 from loom.dialects.handshake import Handshake
 
 # Upstream dialects a LOOM pipeline reads (loaded lazily, on first use); arith
@@ -225,6 +226,12 @@ def verify_module(
     else at its source location (`loc(...)`, or the nearest enclosing op's).
     """
     positions = op_positions or {}
+    with indexed_definitions():
+        _verify_each(module, filename, positions)
+
+
+def _verify_each(module: Operation, filename: str | None,
+                 positions: dict[Operation, Location]) -> None:
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)

@@ -10,6 +10,8 @@ at that op.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from xdsl.dialects.builtin import FunctionType, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
@@ -77,9 +79,43 @@ def _scopes(block: Block | None) -> Iterator[Block]:
         block = owner.parent_block() if owner is not None else None
 
 
+_INDEX: ContextVar[dict[int, dict[str, Operation]] | None] = ContextVar(
+    "fabric_definition_index", default=None)
+"""Per block (by id), its definitions by name, while `indexed_definitions`
+is in force; None outside it."""
+
+
+@contextmanager
+def indexed_definitions() -> Iterator[None]:
+    """Inside, resolve_definition reads each block's definitions once: a
+    verifier resolves every instance of a fabric.module, and a 16x16's holds
+    thousands of ops (a scan per instance took seconds). For a pass that
+    does not change the IR it resolves in (verification)."""
+    token = _INDEX.set({})
+    try:
+        yield
+    finally:
+        _INDEX.reset(token)
+
+
+def _block_definitions(block: Block) -> dict[str, Operation]:
+    found: dict[str, Operation] = {}
+    for op in block.ops:
+        if (name := definition_name(op)) is not None:
+            found.setdefault(name, op)   # the first in the block wins
+    return found
+
+
 def resolve_definition(anchor: Operation, name: str) -> Operation | None:
     """The definition `name` visible from `anchor`: its block, then enclosing blocks."""
+    index = _INDEX.get()
     for block in _scopes(anchor.parent_block()):
+        if index is not None:
+            if (defs := index.get(id(block))) is None:
+                defs = index[id(block)] = _block_definitions(block)
+            if name in defs:
+                return defs[name]
+            continue
         for op in block.ops:
             # the name first: definition_name's inline test costs more, and
             # a 16x16's fabric.module holds thousands of ops per lookup
@@ -95,9 +131,8 @@ def visible_definitions(block: Block | None) -> dict[str, Operation]:
     a reader that resolves every instance of a fabric.module."""
     found: dict[str, Operation] = {}
     for scope in _scopes(block):
-        for op in scope.ops:
-            if (name := definition_name(op)) is not None:
-                found.setdefault(name, op)
+        for name, op in _block_definitions(scope).items():
+            found.setdefault(name, op)
     return found
 
 

@@ -34,7 +34,6 @@ from loom.mapper.bridges import tag_at
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
 from loom.mapper.dfg_graph import DfgEdge
-from loom.mapper.wires import step_wires
 from loom.fabric.adg_view import AdgView
 from loom.mapper.inventory import hw_units
 from loom.mapper.matching import candidates
@@ -225,7 +224,7 @@ def _c8(m: Mapping) -> list[Violation]:
             found.append(Violation("C8", f"multiple active function_unit instances in "
                                          f"spatial_pe {pe}", sw_node=n))
         active.setdefault(pe, n)
-    wires = step_wires(m)
+    wires = m.wires
     owner: dict[tuple[str, int], int] = {}
     for e, path in _routed(m):
         wire = wires.get((path[0], path[1])) if len(path) > 1 else None

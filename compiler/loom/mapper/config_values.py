@@ -41,7 +41,6 @@ from loom.fabric.adg_view import AdgView
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import memory_lanes
-from loom.mapper.wires import step_wires
 
 ADDRESS_STRIDE = 4096
 """LOOM's default addr_offset of an on-chip memory: memref argument x 4096."""
@@ -100,7 +99,7 @@ def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
 
 
 def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, int]]) -> None:
-    wires = step_wires(m)
+    wires = m.wires
     enters: dict[int, int] = {}  # unit input port -> PE input index
     leaves: dict[int, int] = {}  # unit output port -> PE output index
     for path in m.paths:

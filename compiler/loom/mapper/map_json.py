@@ -34,7 +34,6 @@ from loom.mapper.throughput import Throughput
 from loom.mapper.placement import Option
 from loom.fabric.adg_view import AdgView
 from loom.mapper.inventory import hw_memories
-from loom.mapper.wires import step_wires
 
 PORT_KINDS = {"spatial_sw": "sw", "temporal_sw": "temporal_sw", "add_tag": "add_tag",
               "map_tag": "map_tag", "del_tag": "del_tag", "fifo": "fifo"}
@@ -156,7 +155,7 @@ def _switch_routes(m: Mapping) -> list[dict[str, Any]]:
 
 def _pe_routes(m: Mapping) -> list[dict[str, Any]]:
     """Each PE port a route enters or leaves by, with the unit port behind it."""
-    wires = step_wires(m)
+    wires = m.wires
     routes: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for e in m.sw.edges:
         path = m.paths[e.id] or []

@@ -24,12 +24,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from xdsl.ir import Block
 
 from loom.dialects import handshake as hs
 from loom.fabric.adg_view import AdgView
-from loom.mapper.adg_graph import AdgGraph, flatten
+from loom.mapper.adg_graph import AdgEdge, AdgGraph, flatten
 from loom.mapper.annealing import anneal
 from loom.mapper.bufferization import bufferize
 from loom.mapper.placement import Option, Placement, Problem, build_problem, construct
@@ -38,6 +39,7 @@ from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
 from loom.mapper.snapshots import Checkpoint, no_checkpoint
 from loom.mapper.dfg_graph import DfgGraph, dfg_graph
+from loom.mapper.wires import step_wires
 from loom.mapper.throughput import FabricTiming, Throughput, critical_edges, recurrence_weights
 from loom.progress import Tick, quiet
 
@@ -126,6 +128,12 @@ class Mapping:
     repairs' rounds are numbered on in REPAIRS order)."""
     bypassed: frozenset[str] = frozenset()
     """The fifos the configuration bypasses (bufferization.py)."""
+
+    @cached_property
+    def wires(self) -> dict[tuple[int, int], AdgEdge]:
+        """(output port, input port) of every routed step -> its ADG wire
+        (wires.py); the checks, the config and map.json read the same."""
+        return step_wires(self)
 
     @property
     def ok(self) -> bool:

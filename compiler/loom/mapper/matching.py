@@ -256,26 +256,55 @@ def _minmax_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Ite
     yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs), fields)
 
 
-def candidates(sw: Operation, units: Sequence[FunctionUnit]) -> list[Candidate]:
+@dataclass(frozen=True)
+class UnitKinds:
+    """Function units by kind, (definition, name): PE instances share unit
+    definitions, so an op is matched once per kind and every unit of the
+    kind gets the same bindings. Build it once for an ADG's units; a
+    16x16's thousands of units made a walk per op cost a second."""
+
+    units: tuple[FunctionUnit, ...]
+    positions: tuple[tuple[int, ...], ...]
+    """Per kind (first seen first), its units' positions in `units`."""
+    graphs: tuple[tuple[Effective, ...], ...]
+    """Per kind, the effective graphs of its definition."""
+
+    @classmethod
+    def of(cls, units: Sequence[FunctionUnit]) -> UnitKinds:
+        kinds: dict[tuple[int, str], list[int]] = {}
+        for k, unit in enumerate(units):
+            kinds.setdefault((id(unit.definition), unit.name), []).append(k)
+        positions = tuple(tuple(p) for p in kinds.values())
+        return cls(tuple(units), positions,
+                   tuple(tuple(effective_graphs(units[p[0]].definition)) for p in positions))
+
+
+def candidates(sw: Operation, units: Sequence[FunctionUnit] | UnitKinds) -> list[Candidate]:
     """Every way to host DFG op `sw` on `units` (unit order, then selection order)."""
-    found: list[Candidate] = []
-    # PE instances share unit definitions: match each (definition, name) once
-    # and give the other instances the same bindings
-    matched: dict[tuple[int, str], list[Candidate]] = {}
-    for unit in units:
-        key = (id(unit.definition), unit.name)
-        if key in matched:
-            found += [replace(c, pe=unit.pe, opcode=unit.opcode) for c in matched[key]]
+    kinds = units if isinstance(units, UnitKinds) else UnitKinds.of(units)
+    found: list[tuple[int, int, Candidate]] = []
+    for positions, graphs in zip(kinds.positions, kinds.graphs):
+        mine = _kind_candidates(sw, kinds.units[positions[0]], graphs)
+        if not mine:
             continue
-        mine: list[Candidate] = []
-        for eff in effective_graphs(unit.definition):
-            if sw.name in ALIASES:
-                mine += _minmax_candidates(sw, unit, eff)
-            elif len(eff.ops) == 1:
-                mine += _single_op_candidates(sw, unit, eff)
-        matched[key] = mine
-        found += mine
-    return _unique(found)
+        for k in positions:
+            unit = kinds.units[k]
+            found += [(k, j, c if k == positions[0] else replace(c, pe=unit.pe,
+                                                                 opcode=unit.opcode))
+                      for j, c in enumerate(mine)]
+    found.sort(key=lambda t: t[:2])
+    return _unique([c for _, _, c in found])
+
+
+def _kind_candidates(sw: Operation, unit: FunctionUnit,
+                     graphs: Sequence[Effective]) -> list[Candidate]:
+    mine: list[Candidate] = []
+    for eff in graphs:
+        if sw.name in ALIASES:
+            mine += _minmax_candidates(sw, unit, eff)
+        elif len(eff.ops) == 1:
+            mine += _single_op_candidates(sw, unit, eff)
+    return mine
 
 
 def _unique(found: list[Candidate]) -> list[Candidate]:
@@ -283,4 +312,4 @@ def _unique(found: list[Candidate]) -> list[Candidate]:
     return [c for c in found if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
 
 
-__all__ = ["ALIASES", "Candidate", "Effective", "candidates", "effective_graphs"]
+__all__ = ["ALIASES", "Candidate", "Effective", "UnitKinds", "candidates", "effective_graphs"]

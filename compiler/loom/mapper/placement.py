@@ -25,13 +25,13 @@ from dataclasses import dataclass, field, replace
 from xdsl.ir import Attribute, Operation
 
 from loom.fabric.adg_view import AdgView
-from loom.mapper.adg_graph import AdgGraph
+from loom.mapper.adg_graph import AdgGraph, AdgNode
 from loom.mapper.bridges import Lane, families, port_links, request_lanes, response_lanes
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import attr_int
 from loom.mapper.inventory import HwMemory, hw_memories, hw_units
-from loom.mapper.matching import Candidate, candidates
+from loom.mapper.matching import Candidate, UnitKinds, candidates
 from loom.mapper.memory_binding import memory_candidates
 from loom.mapper.port_types import boundary_fits
 
@@ -158,8 +158,8 @@ def _boundary_options(node: DfgNode, adg: AdgGraph, taken: set[int],
     return found
 
 
-def _unit_options(op: Operation, adg: AdgGraph, units) -> list[Option]:
-    fu_node = {(n.pe, n.opcode): n for n in adg.nodes if n.kind == "fu"}
+def _unit_options(op: Operation, adg: AdgGraph, units: UnitKinds,
+                  fu_node: dict[tuple[str, int], AdgNode]) -> list[Option]:
     found: list[Option] = []
     rank: dict[int, int] = {}
     for c in candidates(op, units):
@@ -262,11 +262,13 @@ def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
 
 def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
     units = hw_units(view)
+    kinds = UnitKinds.of(units)
     memories = hw_memories(view)
     types = _module_port_types(view)
     options: list[list[Option]] = []
     taken: set[int] = set()
     feeders, sinks = port_links(adg)
+    fu_node = {(n.pe, n.opcode): n for n in adg.nodes if n.kind == "fu"}
     for node in sw.nodes:
         if node.is_memref_input:
             options.append([])
@@ -277,7 +279,7 @@ def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
             options.append(_memory_options(node.op, adg, memories, feeders, sinks))
         else:
             assert node.op is not None
-            options.append(_unit_options(node.op, adg, units))
+            options.append(_unit_options(node.op, adg, kinds, fu_node))
     return Problem(sw, adg, options, SiteDistances.of(adg),
                    {(u.pe, u.opcode): u.definition for u in units})
 

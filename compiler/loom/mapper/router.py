@@ -64,6 +64,10 @@ class Routes:
         return not self.overused and all(p is not None for net in self.paths for p in net)
 
 
+UNREACHED = -1
+"""A port's step count to a sink it cannot reach."""
+
+
 class Searcher:
     """The port graph in flat lists, and per sink the step counts back to it
     (the A* estimate: every step costs at least 1, so it never overestimates;
@@ -85,7 +89,7 @@ class Searcher:
             for o in outs:
                 self.succ[i].append(o)
                 self.pred[o].append(i)
-        self.to_sink: dict[int, dict[int, int]] = {}
+        self.to_sink: dict[int, list[int]] = {}
 
     def next_ports(self, port: int) -> list[int]:
         return self.succ[port]
@@ -96,19 +100,24 @@ class Searcher:
     def is_routing(self, port: int) -> bool:
         return self.routing[port]
 
-    def steps_to(self, sink: int) -> dict[int, int]:
-        """Fewest steps from each port that can reach `sink` (through routing nodes only)."""
+    def steps_to(self, sink: int) -> list[int]:
+        """Per port, the fewest steps to `sink` (through routing nodes only),
+        UNREACHED where it cannot reach it (a list: a 16x16's ports number
+        tens of thousands, and a BFS per sink filling a dict cost seconds)."""
         if sink in self.to_sink:
             return self.to_sink[sink]
-        dist = {sink: 0}
+        dist = [UNREACHED] * len(self.succ)
+        dist[sink] = 0
         work = deque([sink])
+        pred, routing = self.pred, self.routing
         while work:
             port = work.popleft()
-            if port != sink and not self.routing[port]:
+            if port != sink and not routing[port]:
                 continue  # a source: nothing transits a unit or a memory
-            for prev in self.pred[port]:
-                if prev not in dist:
-                    dist[prev] = dist[port] + 1
+            step = dist[port] + 1
+            for prev in pred[port]:
+                if dist[prev] == UNREACHED:
+                    dist[prev] = step
                     work.append(prev)
         self.to_sink[sink] = dist
         return dist
@@ -182,7 +191,8 @@ def _search(search: Searcher, starts: list[int], sink: int, tree: dict[int, int 
             present: float) -> dict[int, int] | None:
     """Least-cost path from the tree to `sink` (A*); returns the new ports' parents."""
     estimate = search.steps_to(sink)
-    frontier = [(float(estimate[p]), 0.0, p) for p in sorted(starts) if p in estimate]
+    frontier = [(float(estimate[p]), 0.0, p) for p in sorted(starts)
+                if estimate[p] != UNREACHED]
     heapq.heapify(frontier)
     best: dict[int, float] = {p: 0.0 for p in starts}
     came: dict[int, int] = {}
@@ -197,7 +207,7 @@ def _search(search: Searcher, starts: list[int], sink: int, tree: dict[int, int 
                 port = came[port]
             return new
         for nxt in search.next_ports(port):
-            if nxt in tree or nxt not in estimate:
+            if nxt in tree or estimate[nxt] == UNREACHED:
                 continue  # a tree never re-enters itself; nxt cannot reach the sink
             others = len(users[nxt]) - (index in users[nxt])
             total = cost + (1.0 + history[nxt]) * (1.0 + present * others)

@@ -38,6 +38,8 @@ class SiteDistances:
     """Site -> (next site, the cheapest wire's cost), in ADG edge order."""
     routing: set[str] = field(default_factory=set)
     cache: dict[str, dict[str, float]] = field(default_factory=dict)
+    unit: bool = False
+    """Every wire costs 1."""
 
     @classmethod
     def of(cls, graph: AdgGraph, congestion: Sequence[float] = ()) -> SiteDistances:
@@ -52,13 +54,19 @@ class SiteDistances:
             cost[(a, b)] = min(w, cost.get((a, b), w))
         for (a, b), w in cost.items():
             d.succ.setdefault(a, []).append((b, w))
+        d.unit = all(w == 1.0 for w in cost.values())
         d.routing = {site_of(graph, n.id) for n in graph.nodes
                      if n.resource_class == "routing"}
         return d
 
     def _from(self, a: str) -> dict[str, float]:
-        """Dijkstra from `a`; ties pop in site-name order (deterministic)."""
+        """Dijkstra from `a`; ties pop in site-name order (deterministic).
+        Breadth-first where every wire costs 1 (no congestion yet): the same
+        distances, without a heap."""
         if a in self.cache:
+            return self.cache[a]
+        if self.unit:
+            self.cache[a] = self._hops_from(a)
             return self.cache[a]
         dist: dict[str, float] = {}
         work = [(w, b) for b, w in self.succ.get(a, [])]
@@ -75,8 +83,25 @@ class SiteDistances:
         self.cache[a] = dist
         return dist
 
+    def _hops_from(self, a: str) -> dict[str, float]:
+        dist: dict[str, float] = {}
+        level = [b for b, _ in self.succ.get(a, [])]
+        d = 1.0
+        while level:
+            nxt = []
+            for b in level:
+                if b in dist:
+                    continue
+                dist[b] = d
+                if b in self.routing:
+                    nxt += [c for c, _ in self.succ.get(b, []) if c not in dist]
+            level, d = nxt, d + 1.0
+        return dist
+
     def between(self, a: str, b: str) -> float:
-        return self._from(a).get(b, UNREACHABLE)
+        # the cache first: annealing asks this hundreds of thousands of times
+        dist = self.cache.get(a)
+        return (dist if dist is not None else self._from(a)).get(b, UNREACHABLE)
 
 
 __all__ = ["SiteDistances", "UNREACHABLE", "site_of"]

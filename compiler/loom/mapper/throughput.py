@@ -35,7 +35,7 @@ Recurrences that do not are left out of the bound.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -356,9 +356,13 @@ def _fabric_graph(direct: ChannelGraph, routes: dict[int, RouteTiming]) -> Chann
         extra = route.latency if route else 0
         # a fabric register cuts valid; ready where the route's buffer registers it
         ready_cut = route is not None and route.ready_registered
-        g.edges.append(replace(e, arc=replace(e.arc, latency=e.arc.latency + extra,
-                                              valid_comb=False,
-                                              ready_comb=e.arc.ready_comb and not ready_cut))
+        # constructed, not dataclasses.replace: bufferization builds this
+        # graph for every fifo it tries, and replace's field walk took seconds
+        a = e.arc
+        g.edges.append(Edge(e.src, e.dst, e.inst,
+                            Arc(a.src, a.dst, latency=a.latency + extra, tokens=a.tokens,
+                                valid_comb=False, ready_comb=a.ready_comb and not ready_cut,
+                                entry=a.entry, flow=a.flow))
                        if extra else e)
     return g
 

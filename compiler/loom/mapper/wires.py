@@ -13,12 +13,17 @@ first. A step with no free wire keeps the first, and C8 reports the clash.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from loom.mapper.adg_graph import AdgEdge
-from loom.mapper.mapping import Mapping
+
+if TYPE_CHECKING:   # mapping.py reads the wires once per mapping (Mapping.wires)
+    from loom.mapper.mapping import Mapping
 
 
 def step_wires(m: Mapping) -> dict[tuple[int, int], AdgEdge]:
-    """(output port, input port) of every routed step -> its wire."""
+    """(output port, input port) of every routed step -> its wire; read it
+    as `Mapping.wires`, which chooses them once."""
     choices: dict[tuple[int, int], list[AdgEdge]] = {}
     for e in m.adg.edges:
         choices.setdefault((e.src, e.dst), []).append(e)

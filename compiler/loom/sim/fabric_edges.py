@@ -23,7 +23,6 @@ from loom.ir import op_location
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.dfg_graph import DfgNode
-from loom.mapper.wires import step_wires
 from loom.rtl.render import identifier
 from loom.sim.fabric_harness import Tap, tap_key
 
@@ -79,7 +78,7 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
     ops = name_dfg(body).ops
     ret = body.last_op
     tap_of = {(t.pe, t.port): t.id for t in taps}
-    wires = step_wires(m)
+    wires = m.wires
     probes, unobserved = [], []
     for e in m.sw.edges:
         path = m.paths[e.id]
