@@ -256,3 +256,34 @@ def test_verify_error_of_a_built_module_names_the_source_line():
     with pytest.raises(LoomError) as info:
         verify_module(module)
     assert info.value.loc == Location("vecadd_like.c", 1, 1)
+
+
+_SIGNATURES = """\
+fabric.spatial_sw @sw [connectivity_table = ["11", "11"]] : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>, !fabric.bits<32>)
+fabric.module @top(%a: !fabric.bits<32>, %b: !fabric.bits<32>) -> (!fabric.bits<32>, !fabric.bits<32>) {
+  %0:2 = fabric.instance @sw(%a, %b) {sym_name = "s0"} : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>, !fabric.bits<32>)
+  %1:2 = fabric.instance @sw(%0#0, %0#1) {sym_name = "s1"} : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>, !fabric.bits<32>)
+  %2 = fabric.fifo @f [depth = 2] (%1#0) : (!fabric.bits<32>) -> (!fabric.bits<32>)
+  fabric.yield %2, %1#1 : !fabric.bits<32>, !fabric.bits<32>
+}
+"""
+
+
+def test_a_repeated_port_signature_parses_as_xdsl_parses_it():
+    """The parser reads a function type's text once per file (ir.py
+    _LocatingParser.parse_type); xDSL's own parser is the reference."""
+    from xdsl.parser import Parser
+    ours = parse(_SIGNATURES, "sig.mlir")
+    reference = Parser(make_context(), _SIGNATURES, "sig.mlir").parse_module()
+    assert str(ours.module) == str(reference)
+    positions = sorted((loc.line, loc.col) for loc in ours.op_positions.values())
+    assert (3, 3) in positions and (4, 3) in positions and (5, 3) in positions
+
+
+def test_a_repeated_signature_with_a_bad_type_still_fails_where_it_is():
+    bad = _SIGNATURES.replace(
+        '{sym_name = "s1"} : (!fabric.bits<32>, !fabric.bits<32>)',
+        '{sym_name = "s1"} : (!fabric.bits<32>, !fabric.bogus<32>)')
+    with pytest.raises(LoomError) as err:
+        parse(bad, "sig.mlir")
+    assert err.value.loc is not None and err.value.loc.line == 4

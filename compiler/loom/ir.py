@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
@@ -108,6 +108,11 @@ class FloatPatternParser(Parser):
             self.literal_elements = outer
 
 
+_FUNCTION_TYPE = re.compile(r"\([^()\n]*\)[ \t]*->[ \t]*\([^()\n]*\)")
+"""A function type whose inputs and results are parenthesised lists of
+types without parentheses (every port signature of a fabric ADG)."""
+
+
 class _LocatingParser(FloatPatternParser):
     """Parser that records the source position of every op it parses."""
 
@@ -116,6 +121,7 @@ class _LocatingParser(FloatPatternParser):
         self.op_positions: dict[Operation, Location] = {}
         self.first_use: dict[str, Span] = {}
         self._newlines: list[int] | None = None
+        self._function_types: dict[str, TypeAttribute] = {}
 
     def _locate(self, span: Span) -> Location:
         """_span_location by bisection: Span.get_location counts the newlines
@@ -125,6 +131,22 @@ class _LocatingParser(FloatPatternParser):
         k = bisect.bisect_left(self._newlines, span.start)
         line_start = self._newlines[k - 1] + 1 if k else 0
         return Location(span.input.name, k + 1 + span.line_offset, span.start - line_start + 1)
+
+    def parse_type(self) -> TypeAttribute:
+        """A function type `(...) -> (...)` whose text this file held before is
+        not lexed and parsed again: a 16x16 ADG writes the same few port
+        signatures thousands of times (a second of its parse)."""
+        if self._current_token.text != "(":
+            return super().parse_type()
+        content = self.lexer.input.content
+        seen = _FUNCTION_TYPE.match(content, self.pos)
+        if seen is not None and (known := self._function_types.get(seen.group())) is not None:
+            self._resume_from(seen.end())
+            return known
+        parsed = super().parse_type()
+        if seen is not None and not content[seen.end():self.pos].strip():
+            self._function_types[seen.group()] = parsed   # it read exactly that text
+        return parsed
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
