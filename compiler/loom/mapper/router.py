@@ -90,6 +90,7 @@ class Searcher:
                 self.succ[i].append(o)
                 self.pred[o].append(i)
         self.to_sink: dict[int, list[int]] = {}
+        self.to_feeders: dict[tuple[int, ...], list[int]] = {}
 
     def next_ports(self, port: int) -> list[int]:
         return self.succ[port]
@@ -106,20 +107,39 @@ class Searcher:
         tens of thousands, and a BFS per sink filling a dict cost seconds)."""
         if sink in self.to_sink:
             return self.to_sink[sink]
+        if self.routing[sink]:
+            dist = self._steps_from([sink], 0)
+        else:
+            # a unit's or a memory's input: nothing routes through it, so its
+            # counts are its feeders' plus one, and the units one PE input
+            # feeds share them (half the searches of a 16x16 map)
+            feeders = tuple(sorted(self.pred[sink]))
+            if (base := self.to_feeders.get(feeders)) is None:
+                base = self.to_feeders[feeders] = self._steps_from(list(feeders), 1)
+            dist = list(base)
+            if dist[sink] != UNREACHED:   # the sink feeds itself: not shared
+                dist = self._steps_from([sink], 0)
+            dist[sink] = 0
+        self.to_sink[sink] = dist
+        return dist
+
+    def _steps_from(self, starts: list[int], step: int) -> list[int]:
+        """Breadth-first back from `starts` (at `step` steps); a start is
+        expanded when it is a routing port or the search's sink (step 0)."""
         dist = [UNREACHED] * len(self.succ)
-        dist[sink] = 0
-        work = deque([sink])
+        for port in starts:
+            dist[port] = step
+        work = deque(starts)
         pred, routing = self.pred, self.routing
         while work:
             port = work.popleft()
-            if port != sink and not routing[port]:
+            if not routing[port] and dist[port]:
                 continue  # a source: nothing transits a unit or a memory
             step = dist[port] + 1
             for prev in pred[port]:
                 if dist[prev] == UNREACHED:
                     dist[prev] = step
                     work.append(prev)
-        self.to_sink[sink] = dist
         return dist
 
 
