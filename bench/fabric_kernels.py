@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabric_area import WORK as AREA_WORK, Synth, fabric_area
+from loom.cli import collect_less
 from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
 from loom.fabric.rtl.top import fabric_rtl
@@ -244,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--area", action="store_true",
                     help="the preset's area from bench/fabric_area.py (Yosys, cached)")
     args = ap.parse_args(argv)
+    collect_less()   # as `loom map` runs: its map times are the command's
     WORK.mkdir(parents=True, exist_ok=True)
     rows = [bench(k, args.adg, args.ordering, args.lock, args.rounds)
             for k in args.kernels or KERNELS]

@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from loom.cli import collect_less
 from loom.diagnostics import LoomError
 from loom.fabric.presets import presets
 from loom.inputs import KernelSource
@@ -51,6 +52,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=ROUNDS,
                         help=f"routing rounds at most (default {ROUNDS}, loom map --rounds)")
     opts = parser.parse_args()
+    collect_less()   # as `loom map` runs: its map times are the command's
     names = opts.kernels or sorted(p.stem for p in KERNELS.glob("*.c"))
     targets = [opts.adg] if opts.adg else [p.name for p in presets()]
     print(f"{'kernel':22} {'ops':>5} {'preset':18} {'PEs':>4} {'sws':>5} {'hops':>6} "
