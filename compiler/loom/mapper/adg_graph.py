@@ -156,11 +156,11 @@ def flatten(view: AdgView) -> AdgGraph:
             if (isinstance(v, OpResult) and v.owner in pe_of
                     and not view.output_buffered(view.node_of(v.owner), v.index)):
                 g.unbuffered.update(in_ports[op][j])
+            pe_input, pe_output = j if op in pe_of else -1, _pe_output(v, pe_of)
             for src in out_ports[v]:
                 for dst in in_ports[op][j]:
-                    g.edges.append(AdgEdge(
-                        src, dst, pe_input_index=j if op in pe_of else -1,
-                        pe_output_index=_pe_output(v, pe_of)))
+                    g.edges.append(AdgEdge(src, dst, pe_input_index=pe_input,
+                                           pe_output_index=pe_output))
     tag_response_lanes(g)
     return g
 
