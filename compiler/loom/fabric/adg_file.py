@@ -54,9 +54,11 @@ def load_adg(target: str, out_dir: Path) -> Adg:
         if not path.exists():
             raise LoomError(f"no such ADG file '{target}'", Location(target))
         return read_adg(path, adg_stem(path))
-    parse_preset(target)   # one-line error for an unknown preset
-    module, mlir, _ = preset(target).write_module(out_dir, target)
-    return _adg(target, mlir, module)
+    # one-line error for an unknown preset; a preset's files and builds go
+    # by its canonical name (`-f4` is `-f`: one build for one fabric)
+    name = parse_preset(target).name
+    module, mlir, _ = preset(name).write_module(out_dir, name)
+    return _adg(name, mlir, module)
 
 
 __all__ = ["Adg", "adg_stem", "load_adg", "read_adg"]
