@@ -232,10 +232,12 @@ def test_the_help_names_the_mappers_round_budget():
     assert MAP_TUNE_ROUNDS == TUNE_ROUNDS
 
 
-LONG_REPAIRS_SLOW = {"and_or": 30, "gesummv": 12}
+LONG_REPAIRS_SLOW = {"and_or": 30, "gesummv": 30}
 """Kernels that leave shared ports in each of the default 11 rounds on the
 largest preset and fit with this budget since edge weights are capped
-(mapping.MAX_WEIGHT; seed 0: and_or 47 s in round 27, gesummv 33 s in round 12)."""
+(mapping.MAX_WEIGHT; seed 0: and_or 47 s in round 27; gesummv in round 12
+until the throughput work of issue 30 moved its placement, and at 661e725
+still shared a port after 20 rounds, fitting within 30)."""
 
 
 @pytest.mark.slow
