@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import dataclass, field, replace
 
 from xdsl.ir import Block
 
@@ -129,11 +128,20 @@ class Mapping:
     bypassed: frozenset[str] = frozenset()
     """The fifos the configuration bypasses (bufferization.py)."""
 
-    @cached_property
+    _wires: tuple[tuple, dict[tuple[int, int], AdgEdge]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """The paths the wires were chosen for, and the wires."""
+
+    @property
     def wires(self) -> dict[tuple[int, int], AdgEdge]:
         """(output port, input port) of every routed step -> its ADG wire
-        (wires.py); the checks, the config and map.json read the same."""
-        return step_wires(self)
+        (wires.py), chosen once for the paths as they stand: the checks, the
+        config and map.json read the same, and a caller that edits a path
+        gets them chosen again."""
+        paths = tuple(tuple(p) if p is not None else None for p in self.paths)
+        if self._wires is None or self._wires[0] != paths:
+            self._wires = (paths, step_wires(self))
+        return self._wires[1]
 
     @property
     def ok(self) -> bool:

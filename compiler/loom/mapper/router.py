@@ -135,10 +135,10 @@ class Searcher:
             port = work.popleft()
             if not routing[port] and dist[port]:
                 continue  # a source: nothing transits a unit or a memory
-            step = dist[port] + 1
+            further = dist[port] + 1
             for prev in pred[port]:
                 if dist[prev] == UNREACHED:
-                    dist[prev] = step
+                    dist[prev] = further
                     work.append(prev)
         return dist
 
