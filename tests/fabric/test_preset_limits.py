@@ -37,6 +37,8 @@ PAST = [
     ("chess-0x2", "must be at least 1"),
     (f"chess-2x2-d{MESH_MAX + 1}", f"dividers every 1 to {MESH_MAX} rows and columns (-d33)"),
     ("chess-2x2-ext1-d0-f", "(-d0)"),
+    (f"chess-2x2-m{MESH_MAX + 1}", f"multipliers every 1 to {MESH_MAX} rows (-m33)"),
+    ("chess-2x2-ext1-m0-f", "(-m0)"),
     ("chess-2x2-ext1-f0", "a PE input fifo has 1 to 64 slots (-f0)"),
     ("chess-2x2-ext1-f65", "(-f65)"),
 ]
@@ -58,7 +60,8 @@ def test_a_name_past_the_limits_is_refused_before_anything_is_built(name, says, 
 
 def test_the_largest_names_within_the_limits_parse():
     top = (f"chess-{MESH_MAX}x{MESH_MAX}-t{TRACKS_MAX}-ext{MEMORIES_MAX}x{LANES_MAX}s{LANES_MAX}"
-           f"-mem{MEMORIES_MAX}x{LANES_MAX}s{LANES_MAX}-ring-b2-d{MESH_MAX}-f{INPUT_SLOTS_MAX}")
+           f"-mem{MEMORIES_MAX}x{LANES_MAX}s{LANES_MAX}-ring-b2-d{MESH_MAX}-m{MESH_MAX}"
+           f"-f{INPUT_SLOTS_MAX}")
     p = parse_preset(top)
     assert (p.rows, p.cols, p.tracks, p.ext.count, p.on_chip.store_lanes, p.divider_every,
             p.name) == (MESH_MAX, MESH_MAX, TRACKS_MAX, MEMORIES_MAX, LANES_MAX, MESH_MAX, top)

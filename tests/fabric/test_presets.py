@@ -159,6 +159,27 @@ def test_frequent_ops_sit_in_every_pe(tmp_path):
         32, 28, [(2, 2), (2, 6), (6, 2), (6, 6)])
 
 
+def test_multipliers_in_one_row_of_k(tmp_path):
+    # -m2: the ALU PEs of even rows keep the 64-bit multiplier, those of odd
+    # rows are pe_alu_nomul, the same units but muli; divider PEs keep theirs
+    _, module = _written("chess-8x8-m2", tmp_path)
+    top = next(op for op in module.ops if op.name == "fabric.module")
+    kind_of = {op.attributes["sym_name"].data: op.attributes["module"].data
+               for op in top.regions[0].block.ops
+               if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")}
+    ops = _pe_ops(module)
+    with_mul = {kind for kind, units in ops.items() if {"arith.muli"} in units}
+    assert with_mul == {"pe_alu", "pe_alu_div"}
+    assert ops["pe_alu_nomul"] == [u for u in ops["pe_alu"] if u != {"arith.muli"}]
+    rows = {int(name.split("_")[1]) for name, kind in kind_of.items() if kind == "pe_alu_nomul"}
+    assert rows == {1, 3, 5, 7}
+    # 32 ALU cells (r + c even), 4 on each row: the 16 of rows 0, 2, 4, 6 (the
+    # four divider PEs among them) multiply
+    assert sum(kind in with_mul for kind in kind_of.values()) == 16
+    assert _kinds(_written("chess-8x8", tmp_path / "m1")[1]) == (
+        32, 28, [(2, 2), (2, 6), (6, 2), (6, 6)])
+
+
 def _kinds(module: ModuleOp) -> tuple[int, int, list[tuple[int, int]]]:
     """Control PEs, plain ALU PEs, and the (row, column) of each divider PE."""
     top = next(op for op in module.ops if op.name == "fabric.module")

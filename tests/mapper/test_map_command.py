@@ -6,6 +6,7 @@ and i64 kernels on the presets, whose contents presets.py documents
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -384,3 +385,15 @@ def test_a_wrong_kernel_name_is_refused_before_the_adg_is_built(tmp_path, capsys
         assert main(["map", "no_such_kernel", "--adg", adg, "-o", str(tmp_path)]) == 2
         (line,) = capsys.readouterr().err.strip().splitlines()
         assert line.startswith("no_such_kernel: error: no kernel named 'no_such_kernel'")
+
+
+def test_multiplies_land_on_the_rows_that_keep_a_multiplier(tmp_path, capsys):
+    # chess-8x8-ext2-m2 (fabric/presets.py `-m<K>`): only the ALU PEs of
+    # even rows hold fu_muli; fir's multiply must land on one of them
+    assert main(["map", "fir", "--adg", "chess-8x8-ext2-m2", "-o", str(tmp_path),
+                 "--no-progress"]) == 0
+    (mapping,) = tmp_path.glob("*.map.json")
+    muls = [n for n in json.loads(mapping.read_text())["node_mappings"]
+            if n["sw_op"] == "arith.muli"]
+    assert muls and all(n["hw_name"] == "fu_muli" and int(n["pe_name"].split("_")[1]) % 2 == 0
+                        for n in muls)

@@ -10,7 +10,8 @@ ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
 (fabric/lane_ring.py; else each memory on the left or right side); then
 `-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
 limit; more lanes make a tree, fabric/memory_bridge.py); `-d<K>` for the
-dividers in one PE of K * K (default 4, DIVIDER_EVERY); last `-f` for a
+dividers in one PE of K * K (default 4, DIVIDER_EVERY); `-m<K>` for the
+multipliers in the ALU PEs of one row in K (default 1: every ALU PE); last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
 buffer, a deeper one on every PE input link, and one on every backward
 switch link and after every tagged memory response lane in place of their
@@ -217,7 +218,7 @@ of thousands of digits would raise rather than compare)."""
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
-    r"(?:-d(\d+))?(-fp)?(-f(\d+)?)?$")
+    r"(?:-d(\d+))?(?:-m(\d+))?(-fp)?(-f(\d+)?)?$")
 
 
 def _common() -> list[fu.FunctionUnit]:
@@ -259,14 +260,16 @@ def _minmax(name: str, type_: str) -> fu.FunctionUnit:
                   f"fabric.yield %r : {type_}")
 
 
-def _alu() -> list[fu.FunctionUnit]:
+def _alu(multiplier: bool = True) -> list[fu.FunctionUnit]:
+    """The ALU PE's units; without the 64-bit multiplier (about 12,400 of
+    its 20,600 Yosys cells) where `-m<K>` leaves it out."""
     low_bits = ("subi", "andi", "ori", "xori", "shli")
     shifts = ("shli", "shrsi", "shrui")
     return _common() + [
         *(fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in low_bits),
         *(fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in shifts[1:]),
         *(fu.binary(f"fu_{op}_i32", f"arith.{op}", INT) for op in shifts),
-        fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY),
+        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY)] if multiplier else []),
         fu.select("fu_select", DATA),
         _minmax("fu_minmax", DATA),
         _minmax("fu_minmax_i32", INT),
@@ -391,6 +394,9 @@ class ChessPreset:
     """`-fp`: the divider PEs also hold the float units (_floats)."""
     input_slots: int = INPUT_FIFO_DEPTH
     """`-f<D>`: the slots of each PE input fifo (`-f` alone: INPUT_FIFO_DEPTH)."""
+    multiplier_every: int = 1
+    """`-m<K>`: the ALU PEs of rows 0, K, 2K, ... hold the multiplier, the
+    others not (multiplier_cell); the divider PEs always do."""
 
     @property
     def name(self) -> str:
@@ -399,6 +405,7 @@ class ChessPreset:
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
             self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin + \
             (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
+            (f"-m{self.multiplier_every}" if self.multiplier_every != 1 else "") + \
             ("-fp" if self.floats else "") + (self._fifos_suffix() if self.pe_fifos else "")
 
     def _fifos_suffix(self) -> str:
@@ -415,6 +422,8 @@ class ChessPreset:
         if self.bridge_fanin != MAX_SWITCH_PORTS:
             tracks += f", bridge switches of at most {self.bridge_fanin} lanes"
         tracks += f", dividers in one PE of {self.divider_every ** 2}"
+        if self.multiplier_every > 1:
+            tracks += f", multipliers in the ALU PEs of one row in {self.multiplier_every}"
         if self.floats:
             tracks += " with f32 and f64 float units"
         if self.pe_fifos:
@@ -426,11 +435,12 @@ class ChessPreset:
 
 
 GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
-           "[-fp][-f[<D>]]")
+           "[-m<K>][-fp][-f[<D>]]")
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
-          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}, dividers every K 1 to {MESH_MAX}, "
+          f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}, dividers and multipliers every K 1 to "
+          f"{MESH_MAX}, "
           f"PE input slots D 1 to {INPUT_SLOTS_MAX}")
 """The grammar's limits in words (`loom adg --help` says the same; a test
 keeps the two equal)."""
@@ -476,12 +486,16 @@ def parse_preset(name: str) -> ChessPreset:
     if not 1 <= every <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': dividers every 1 to {MESH_MAX} rows and "
                         f"columns (-d{m[12]})")
-    slots = _number(m[15] or str(INPUT_FIFO_DEPTH))
+    muls = _number(m[13] or "1")
+    if not 1 <= muls <= MESH_MAX:
+        raise LoomError(f"ADG preset '{name}': multipliers every 1 to {MESH_MAX} rows "
+                        f"(-m{m[13]})")
+    slots = _number(m[16] or str(INPUT_FIFO_DEPTH))
     if not 1 <= slots <= INPUT_SLOTS_MAX:
         raise LoomError(f"ADG preset '{name}': a PE input fifo has 1 to {INPUT_SLOTS_MAX} "
-                        f"slots (-f{m[15]})")
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[14]), every,
-                       bool(m[13]), slots)
+                        f"slots (-f{m[16]})")
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[15]), every,
+                       bool(m[14]), slots, muls)
 
 
 def tracks_for(size: int) -> int:
@@ -530,6 +544,11 @@ def divider_cell(r: int, c: int, rows: int, cols: int, every: int) -> bool:
     return (r + c) % 2 == 0 and on(r, rows) and on(c, cols)
 
 
+def multiplier_cell(r: int, every: int) -> bool:
+    """Whether the ALU PEs of row r hold the multiplier (`-m<K>`: rows 0, K, 2K, ...)."""
+    return r % every == 0
+
+
 def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
     kinds = {
         "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl()),
@@ -538,11 +557,15 @@ def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
         if p.floats else b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div()),
     }
 
+    if p.multiplier_every > 1:
+        kinds["alu_nomul"] = b.define_pe("pe_alu_nomul", 4, 4, WIDTH, _alu(multiplier=False))
+
     def select(r: int, c: int) -> PEDef:
         if (r + c) % 2:
             return kinds["ctrl"]
-        return kinds["alu_div"] if divider_cell(r, c, p.rows, p.cols, p.divider_every) \
-            else kinds["alu"]
+        if divider_cell(r, c, p.rows, p.cols, p.divider_every):
+            return kinds["alu_div"]
+        return kinds["alu"] if multiplier_cell(r, p.multiplier_every) else kinds["alu_nomul"]
     return select
 
 
