@@ -59,7 +59,9 @@ How the fabric was chosen:
   and `pe_alu_div` (pe_alu plus an i32 and an i64 divider, the largest
   units, each doing divsi, divui, remsi or remui as configured: one
   `fabric.mux` unit, one datapath) on one even cell in 16 (`-d4`,
-  divider_cell; `-d<K>` for one in K * K). With `-fp` the divider PEs
+  divider_cell; `-d<K>` for one in K * K); with `-m<K>` only the ALU PEs of
+  one row in K keep the 64-bit multiplier, the others are `pe_alu_nomul`
+  (multiplier_cell). With `-fp` the divider PEs
   also hold float units (`pe_alu_div_fp`): addf, subf, mulf, divf, sqrt,
   negf and cmpf, its predicate configured, on f32 and on f64, the direct
   flow's units at their default latencies; a float value rides the
