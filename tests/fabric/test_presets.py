@@ -163,10 +163,7 @@ def test_multipliers_in_one_row_of_k(tmp_path):
     # -m2: the ALU PEs of even rows keep the 64-bit multiplier, those of odd
     # rows are pe_alu_nomul, the same units but muli; divider PEs keep theirs
     _, module = _written("chess-8x8-m2", tmp_path)
-    top = next(op for op in module.ops if op.name == "fabric.module")
-    kind_of = {op.attributes["sym_name"].data: op.attributes["module"].data
-               for op in top.regions[0].block.ops
-               if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")}
+    kind_of = _pe_kinds(module)
     ops = _pe_ops(module)
     with_mul = {kind for kind, units in ops.items() if {"arith.muli"} in units}
     assert with_mul == {"pe_alu", "pe_alu_div"}
@@ -180,12 +177,17 @@ def test_multipliers_in_one_row_of_k(tmp_path):
         32, 28, [(2, 2), (2, 6), (6, 2), (6, 6)])
 
 
+def _pe_kinds(module: ModuleOp) -> dict[str, str]:
+    """PE instance name -> its PE definition."""
+    top = next(op for op in module.ops if op.name == "fabric.module")
+    return {op.attributes["sym_name"].data: op.attributes["module"].data
+            for op in top.regions[0].block.ops
+            if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")}
+
+
 def _kinds(module: ModuleOp) -> tuple[int, int, list[tuple[int, int]]]:
     """Control PEs, plain ALU PEs, and the (row, column) of each divider PE."""
-    top = next(op for op in module.ops if op.name == "fabric.module")
-    pes = {op.attributes["sym_name"].data: op.attributes["module"].data
-           for op in top.regions[0].block.ops
-           if op.name == "fabric.instance" and op.attributes["sym_name"].data.startswith("pe_")}
+    pes = _pe_kinds(module)
     kinds = list(pes.values())
     dividers = sorted(tuple(int(x) for x in name.split("_")[1:]) for name, kind in pes.items()
                       if kind.startswith("pe_alu_div"))
