@@ -62,14 +62,16 @@ def test_component_fabrics_synthesize(tmp_path):
 
 
 PRESETS_FAST = ["chess-2x2", "chess-2x2-ext2x2", "chess-2x2-ext1-mem2x2s3", "chess-2x2-t2",
-                "chess-2x2-ext1x5s5-b2", "chess-2x2-ext2x2-mem1x1s3-ring", "chess-2x2-ext1x3s2-f"]
+                "chess-2x2-ext1x5s5-b2", "chess-2x2-ext2x2-mem1x1s3-ring", "chess-2x2-ext1x3s2-f",
+                "chess-2x2-m2"]
 """The third: the `-mem` grammar's on-chip memories (tagged) beside an
 extmemory; the fourth: two links each way between neighbouring switches;
 the fifth: bridges as trees of two-lane switches (three levels for 5 lanes);
 the sixth: memory lanes round all four sides (`-ring`); the last: PE
 outputs without their own buffer, each into a bypassable fifo (`-f`),
 whose structural rings the PE template waives UNOPTFLAT on, and a
-bypassable fifo after each tagged response lane."""
+bypassable fifo after each tagged response lane; then `-m2`'s ALU PE
+without the multiplier (pe_alu_nomul, row 1)."""
 PRESETS_SLOW = ["chess-4x4", "chess-8x8", "chess-16x16", "chess-16x16-t2", "chess-8x8-ext2x2-mem2",
                 "chess-8x8-ext4x4s2-mem2x2s20"]
 
