@@ -1,6 +1,6 @@
 """The whole chess-2x2 preset fabric, configured by hand-written fields
 (through the config layout) to compute (a + b) * c: the sum in pe_0_0
-(pe_alu_div's addi), the product in pe_1_1 (pe_alu's muli), five switches
+(pe_alu_div's fu_alu configured to addi), the product in pe_1_1 (pe_alu's muli), five switches
 routing, every other slice left at its reset value. Tokens are checked at the
 module ports against Python arithmetic, under random validity and
 backpressure, with the config streamed through the cfg port."""
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from loom.fabric.presets import preset
+from loom.rtl.units import ALU_OPS
 from tb.fabric_runner import FabricCase, random_tokens, run_fabric
 
 pytestmark = pytest.mark.rtl
@@ -29,13 +30,13 @@ ROUTES = [
 ]
 
 
-def _pe(layout, name: str, fu: str, out: int) -> dict[str, int]:
+def _pe(layout, name: str, fu: str, out: int, **fu_fields: int) -> dict[str, int]:
     s = layout.slice(name)
     opcode = [f.name for f in s.fu_layouts].index(fu)
     fields = s.unused() | {"enable": 1, "opcode": opcode, "in0.sel": 0, "in0.disconnect": 0,
                            "in1.sel": 1, "in1.disconnect": 0, "out0.sel": out,
                            "out0.disconnect": 0}
-    return fields
+    return fields | {f"fu.{k}": v for k, v in fu_fields.items()}
 
 
 def config(layout) -> dict[str, dict[str, int]]:
@@ -44,7 +45,8 @@ def config(layout) -> dict[str, dict[str, int]]:
         name = f"route.o{o}.i{i}"
         assert name in {f.name for f in layout.slice(sw).fields}, (sw, name)
         cfg.setdefault(sw, {})[name] = 1
-    cfg["pe_0_0"] = _pe(layout, "pe_0_0", "fu_addi", 3)
+    # fu_alu's body: one op per ALU_OPS entry, then the fabric.mux (body op 8)
+    cfg["pe_0_0"] = _pe(layout, "pe_0_0", "fu_alu", 3, **{"8.sel": ALU_OPS.index("addi")})
     cfg["pe_1_1"] = _pe(layout, "pe_1_1", "fu_muli", 3)
     return cfg
 

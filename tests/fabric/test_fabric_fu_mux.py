@@ -11,14 +11,20 @@ under random validity and backpressure:
   picks the result: sel (0, 0) is a + b, (1, 1) is a - b; b feeds both ops;
 - discard on the output mux: the unit consumes its operands and yields nothing;
 - fu_div (the presets' divider): divsi, divui, remsi, remui on one datapath,
-  against the golden op classes, edge operands included.
+  against the golden op classes, edge operands included;
+- fu_alu (the presets' ALU): add, sub, logic ops and shifts on one datapath
+  (templates/arith_alu.sv.j2), against the spatial PE's reference model of
+  the configurable unit (itself checked against the golden op class), shift
+  amounts at and past the width included.
 """
 
 
 import pytest
 
 from loom.fabric.function_units import configurable
-from loom.rtl.units import DIV_OPS, divider_latency
+from loom.fabric.models.function_unit import FuModel
+from loom.fabric.models.spatial_pe import spatial_pe
+from loom.rtl.units import ALU_OPS, DIV_OPS, divider_latency
 from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
 from tb.unit_cases import BINARY_CLASSES
 from tb.unit_runner import edge_values, golden_streams
@@ -119,3 +125,45 @@ def _div_case(rng, op: str, n: int) -> FabricCase:
 def test_divider_unit_divides_as_configured():
     run_fabric("fu_div", DIV_ADG, cycling(DIV_OPS, _div_case), seed=1, tokens=150,
                episodes=2 * len(DIV_OPS))
+
+
+# fu_alu: presets.py's ALU, ALU_OPS on one datapath, its op the mux's sel (body
+# op len(ALU_OPS)); operands mix random values with edge values, and shift
+# amounts around the width, so every shift meets 0, w - 1, w and beyond.
+ALU_W = 16
+ALU_ADG = f"""
+module {{
+  fabric.spatial_pe @pe_a(%p0: {B}, %p1: {B}) -> ({B}) {{
+{chr(10).join(configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], f"i{ALU_W}").render("    "))}
+    fabric.yield
+  }}
+  fabric.module @alus(%a: {B}, %b: {B}) -> ({B}) {{
+    %o = fabric.instance @pe_a(%a, %b) {{sym_name = "pe_0_0"}} : ({B}, {B}) -> ({B})
+    fabric.yield %o : {B}
+  }}
+}}
+"""
+
+
+def _alu_case(rng, op: str, n: int) -> FabricCase:
+    edges = edge_values(ALU_W)
+    a = [rng.choice(edges) if rng.random() < 0.3 else rng.getrandbits(ALU_W) for _ in range(n)]
+    if op.startswith("sh"):
+        b = [rng.choice([0, 1, ALU_W - 1, ALU_W, ALU_W + 1, (1 << ALU_W) - 1])
+             if rng.random() < 0.4 else rng.randrange(ALU_W) for _ in range(n)]
+    else:
+        b = [rng.choice(edges) if rng.random() < 0.3 else rng.getrandbits(ALU_W)
+             for _ in range(n)]
+    fields = {"enable": 1, "out0.sel": 0, f"fu.{len(ALU_OPS)}.sel": ALU_OPS.index(op)}
+    fields |= {f"in{k}.sel": k for k in range(2)}
+    model = FuModel("fu_alu", (ALU_W, ALU_W), (ALU_W,),
+                    choices=tuple(f"arith.{o}" for o in ALU_OPS))
+    expected = spatial_pe(fields, [a, b], 1, [model])
+    assert expected.outputs[0] == golden_streams(BINARY_CLASSES[op](ALU_W), [a, b])[0][0]
+    return FabricCase({"pe_0_0": fields}, {"in0": a, "in1": b}, {"out0": expected.outputs[0]},
+                      {"in0": n, "in1": n})
+
+
+def test_alu_unit_computes_as_configured():
+    run_fabric("fu_alu", ALU_ADG, cycling(ALU_OPS, _alu_case), seed=1, tokens=150,
+               episodes=2 * len(ALU_OPS))

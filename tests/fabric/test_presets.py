@@ -18,7 +18,7 @@ from loom.fabric.presets import JOIN_FANIN, MemoryGroup, parse_preset, preset, p
 from loom.fabric.summary import summarize
 from loom.ir import parse, print_module, verify_module
 from loom.lowering.region import ARITH_OPS
-from loom.rtl.units import DIV_OPS
+from loom.rtl.units import ALU_OPS, DIV_OPS
 from loom.fabric.adg_view import adg_view
 
 SMALL = [p.name for p in presets() if p.rows <= 8]
@@ -148,8 +148,13 @@ def test_frequent_ops_sit_in_every_pe(tmp_path):
     _, module = _written("chess-4x4", tmp_path)
     for pe, units in _pe_ops(module).items():
         singles = {next(iter(ops)) for ops in units if len(ops) == 1}
+        choices = {op for ops in units if "fabric.mux" in ops for op in ops - {"fabric.mux"}}
         assert {"handshake.cond_br", "handshake.constant", "dataflow.carry",
-                "dataflow.invariant", "arith.index_cast", "arith.addi", "arith.cmpi"} <= singles, pe
+                "dataflow.invariant", "arith.index_cast", "arith.cmpi"} <= singles, pe
+        assert "arith.addi" in singles | choices, pe
+        if pe != "pe_ctrl":   # the ALU PEs: adds, logic ops and shifts in one unit
+            assert {f"arith.{op}" for op in ALU_OPS} | {"fabric.mux"} in units, pe
+            assert not singles & {f"arith.{op}" for op in ALU_OPS}, pe
     # the checkerboard: half control PEs; dividers in one PE of 16 (-d4, the
     # default), the central one of each 4x4 block, or of 4 (-d2)
     assert _kinds(module) == (8, 7, [(2, 2)])

@@ -142,7 +142,7 @@ from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS, OUTPUT_BUFFER_SLOTS
-from loom.rtl.units import DIV_OPS, FLOAT_CONVERT_LATENCY, divider_latency, float_latency
+from loom.rtl.units import ALU_OPS, DIV_OPS, FLOAT_CONVERT_LATENCY, divider_latency, float_latency
 
 WIDTH = 64
 DATA = "i64"
@@ -234,13 +234,13 @@ def _common() -> list[fu.FunctionUnit]:
         fu.invariant("fu_invariant", DATA),
         fu.invariant("fu_invariant_index", INDEX),
         fu.index_cast("fu_to_index", INT, INDEX),
-        fu.binary("fu_addi", "arith.addi", DATA),
         fu.cmpi("fu_cmpi", INT),
     ]
 
 
 def _ctrl() -> list[fu.FunctionUnit]:
     return _common() + [
+        fu.binary("fu_addi", "arith.addi", DATA),
         fu.stream("fu_stream", INT),
         fu.stream("fu_stream_i64", DATA),
         fu.stream("fu_stream_index", INDEX),
@@ -262,15 +262,19 @@ def _minmax(name: str, type_: str) -> fu.FunctionUnit:
                   f"fabric.yield %r : {type_}")
 
 
+ALU_SHIFTS = ("shli", "shrsi", "shrui")
+
+
 def _alu(multiplier: bool = True) -> list[fu.FunctionUnit]:
     """The ALU PE's units; without the 64-bit multiplier (about 12,400 of
-    its 20,600 Yosys cells) where `-m<K>` leaves it out."""
-    low_bits = ("subi", "andi", "ori", "xori", "shli")
-    shifts = ("shli", "shrsi", "shrui")
+    its 20,600 Yosys cells) where `-m<K>` leaves it out. Its adds, logic ops
+    and shifts are one configurable unit, the op a config field (LOOM's
+    function_unit with fabric.mux; one datapath, rtl/units ALU_OPS), and
+    the 32-bit shifts another: a shift by 32 or more is not the low bits of
+    the 64-bit one."""
     return _common() + [
-        *(fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in low_bits),
-        *(fu.binary(f"fu_{op}", f"arith.{op}", DATA) for op in shifts[1:]),
-        *(fu.binary(f"fu_{op}_i32", f"arith.{op}", INT) for op in shifts),
+        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA),
+        fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT),
         *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY)] if multiplier else []),
         fu.select("fu_select", DATA),
         _minmax("fu_minmax", DATA),

@@ -87,6 +87,8 @@ CATALOG: dict[str, list[Params]] = {
 }
 for _op in BINARY_OPS:
     CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64)]
+# the configurable ALU (a fabric unit, its op a plain input): the smallest width, odd widths
+CATALOG["alu"] = [dict(w=32), dict(w=2), dict(w=64), dict(w=13)]
 for _op in DIV_OPS:
     # default depths, an uneven split (13 steps in 5 stages), one bit a stage, one stage
     CATALOG[_op] = [dict(w=32), dict(w=1), dict(w=64), dict(w=8), dict(w=13, latency=5),

@@ -63,7 +63,7 @@ from loom.scc import strongly_connected
 Lane = tuple[str, int | None]
 
 COMBINATIONAL = frozenset((*BINARY_OPS, *CAST_OPS, *FLOAT_SIGN_OPS, *FLOAT_MINMAX_OPS,
-                           "cmpi", "cmpf", "select", "constant", "cond_br",
+                           "alu", "cmpi", "cmpf", "select", "constant", "cond_br",
                            "mux", "join", "merge", "lazy_fork", "compose", "decompose",
                            "bundle", "sink", "source", "fork", "sync", "unbundle",
                            "control_merge", "gate", "load", "store"))

@@ -25,6 +25,8 @@ CMP_PREDICATES = PREDICATE_NAMES
 BINARY_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui",
               "minsi", "maxsi", "minui", "maxui")
 DIV_OPS = ("divsi", "divui", "remsi", "remui")
+ALU_OPS = ("addi", "subi", "andi", "ori", "xori", "shli", "shrsi", "shrui")
+"""The ops of the configurable `alu` unit, in the order of its `op_sel` codes."""
 CONFIGURED = "cfg"
 """A cmpi predicate or stream cont_cond chosen at run time by a plain input of
 the same name (a fabric unit whose config field selects it), not fixed."""
@@ -306,6 +308,19 @@ def _binary(p: _Params) -> UnitSpec:
     ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w))
     return UnitSpec(p.family, "arith_binary", f"loom_{p.family}_w{w}", dict(w=w), ports, False,
                     dict(op=p.family, w=w))
+
+
+@family("alu")
+def _alu(p: _Params) -> UnitSpec:
+    """ALU_OPS on one datapath (templates/arith_alu.sv.j2), the plain input
+    `op_sel` naming one (its index in ALU_OPS): a fabric unit's configured
+    choice. One adder for addi and subi, one right shifter for the three
+    shifts; combinational, like each op's own unit."""
+    w = p.int("w", 2, 4096)
+    ports = (Port("lhs", "in", w), Port("rhs", "in", w), Port("result", "out", w),
+             Port("op_sel", "in", clog2(len(ALU_OPS)), plain=True))
+    return UnitSpec("alu", "arith_alu", f"loom_alu_w{w}", dict(w=w), ports, False,
+                    dict(w=w, aw=clog2(w), ops=list(ALU_OPS), op_sel_bits=clog2(len(ALU_OPS))))
 
 
 @family(*DIV_OPS, "divrem")

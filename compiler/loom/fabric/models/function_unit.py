@@ -1,7 +1,9 @@
 """function_unit: one single-op unit as a spatial PE runs it: the golden op
 class of its op (loom.golden.ops), configured by its payload field
 (`fu_field(0, "value")`: constant value, cmpi and cmpf predicate, stream cont_cond,
-join mask).
+join mask); or a configurable unit (fabric.function_units.configurable: the
+presets' ALU and divider), the golden op class of the op its fabric.mux
+selects.
 
 Spec: docs/fabric/function_unit.md
 """
@@ -9,7 +11,7 @@ Spec: docs/fabric/function_unit.md
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loom.fabric.config_layout import CMPF_PREDICATES, CMPI_PREDICATES, CONT_COND_BITS, fu_field
 from loom.golden.actor import Actor
@@ -28,7 +30,10 @@ PAYLOAD = fu_field(0, "value")
 """The payload field of a single-op unit (its op is body op 0)."""
 
 _BINARY = {"arith.addi": arith.AddI, "arith.subi": arith.SubI, "arith.andi": arith.AndI,
-           "arith.ori": arith.OrI, "arith.xori": arith.XOrI, "arith.muli": arith.MulI}
+           "arith.ori": arith.OrI, "arith.xori": arith.XOrI, "arith.shli": arith.ShLI,
+           "arith.shrsi": arith.ShRSI, "arith.shrui": arith.ShRUI, "arith.muli": arith.MulI,
+           "arith.divsi": arith.DivSI, "arith.divui": arith.DivUI, "arith.remsi": arith.RemSI,
+           "arith.remui": arith.RemUI}
 _CAST = {"arith.extsi": arith.ExtSI, "arith.extui": arith.ExtUI, "arith.trunci": arith.TruncI}
 _DATAFLOW = {"dataflow.gate": Gate, "dataflow.carry": Carry, "dataflow.invariant": Invariant}
 
@@ -60,8 +65,14 @@ class FuModel:
     out_widths: tuple[int, ...]
     step_op: str = "+="
     """dataflow.stream's step (a body attribute, not configured)."""
+    choices: tuple[str, ...] = ()
+    """A configurable unit's ops, in body order (`op` is then its name): the
+    fabric.mux after them (body op len(choices)) picks one by its sel."""
 
     def actor(self, payload: Mapping[str, int]) -> Actor:
+        if self.choices:
+            sel = payload.get(fu_field(len(self.choices), "sel"), 0)
+            return replace(self, op=self.choices[sel], choices=()).actor({})
         w = self.out_widths[0]
         if self.op in _BINARY:
             return _BINARY[self.op](w)

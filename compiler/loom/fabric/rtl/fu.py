@@ -7,8 +7,8 @@ values are LSB-aligned in it), and, when the FU has config fields, `cfg`
 (its payload, positions from loom.fabric.config_layout.fu_layout). Each body
 op is one unit; an op whose behaviour a config field chooses (cmpi's
 predicate, stream's cont_cond) is one configurable unit driven by the field,
-and a fabric.mux over the four divisions on the same operands is one divider
-(shared_groups). handshake.constant's value and handshake.join's mask act in
+and a fabric.mux over the four divisions (or the ALU's ops) on the same
+operands is one divider (one ALU): shared_groups. handshake.constant's value and handshake.join's mask act in
 the wrapper around the unit.
 
 The body is data (loom.fabric.rtl.sv: declarations, assigns, instances and
@@ -30,7 +30,7 @@ from loom.fabric.rtl.sv import (ONE, ZERO, Assign, Decl, Expr, Instance, Ref, St
 from loom.dialects.fabric_types import scalar_width
 from loom.rtl.op_units import float_unit
 from loom.rtl.render import render_spec
-from loom.rtl.units import BINARY_OPS, CONFIGURED, DIV_OPS, UnitSpec, unit_spec
+from loom.rtl.units import ALU_OPS, BINARY_OPS, CONFIGURED, DIV_OPS, UnitSpec, unit_spec
 
 
 @dataclass
@@ -139,9 +139,14 @@ def _ports(op: Operation) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(p for p, _ in unit.ins), tuple(p for p, _ in unit.outs)
 
 
-SHARED_FAMILIES = {f"arith.{op}": ("divrem", "op_sel", DIV_OPS.index(op)) for op in DIV_OPS}
+SHARED_FAMILIES = {
+    **{f"arith.{op}": ("divrem", "op_sel", DIV_OPS.index(op)) for op in DIV_OPS},
+    **{f"arith.{op}": ("alu", "op_sel", ALU_OPS.index(op)) for op in ALU_OPS},
+}
 """Body ops that one configurable unit implements together: op name -> (unit
-family, its plain select input, the op's code on it)."""
+family, its plain select input, the op's code on it). A fabric.mux over any
+of a family's ops (the four divisions; the ALU's adds, logic ops and shifts)
+is one unit of the family."""
 
 
 def shared_groups(ops: list[Operation]) -> dict[int, list[int]]:
