@@ -21,7 +21,7 @@ under random validity and backpressure:
 
 import pytest
 
-from loom.fabric.function_units import configurable
+from loom.fabric.function_units import FunctionUnit, configurable
 from loom.fabric.models.function_unit import FuModel
 from loom.fabric.models.spatial_pe import spatial_pe
 from loom.rtl.units import ALU_OPS, DIV_OPS, divider_latency
@@ -95,20 +95,25 @@ def test_fu_mux_selects_the_effective_graph():
 # fu_div: presets.py's divider, the four divisions on one datapath (fabric/rtl/fu.py's
 # shared_groups), its op the mux's sel; operands mix random values with the edge
 # cases (zero, one, -1, MIN) so every selection meets division by zero and MIN / -1.
-DIV_W = 16
-DIV_ADG = f"""
+def _binary_pe(unit: FunctionUnit) -> str:
+    """An ADG of one two-input PE (pe_0_0) that holds `unit` alone."""
+    return f"""
 module {{
-  fabric.spatial_pe @pe_d(%p0: {B}, %p1: {B}) -> ({B}) {{
-{chr(10).join(configurable("fu_div", [f"arith.{op}" for op in DIV_OPS], f"i{DIV_W}",
-                           latency=divider_latency(DIV_W)).render("    "))}
+  fabric.spatial_pe @pe_u(%p0: {B}, %p1: {B}) -> ({B}) {{
+{chr(10).join(unit.render("    "))}
     fabric.yield
   }}
-  fabric.module @divs(%a: {B}, %b: {B}) -> ({B}) {{
-    %o = fabric.instance @pe_d(%a, %b) {{sym_name = "pe_0_0"}} : ({B}, {B}) -> ({B})
+  fabric.module @units(%a: {B}, %b: {B}) -> ({B}) {{
+    %o = fabric.instance @pe_u(%a, %b) {{sym_name = "pe_0_0"}} : ({B}, {B}) -> ({B})
     fabric.yield %o : {B}
   }}
 }}
 """
+
+
+DIV_W = 16
+DIV_ADG = _binary_pe(configurable("fu_div", [f"arith.{op}" for op in DIV_OPS], f"i{DIV_W}",
+                                  latency=divider_latency(DIV_W)))
 
 
 def _div_case(rng, op: str, n: int) -> FabricCase:
@@ -131,18 +136,7 @@ def test_divider_unit_divides_as_configured():
 # op len(ALU_OPS)); operands mix random values with edge values, and shift
 # amounts around the width, so every shift meets 0, w - 1, w and beyond.
 ALU_W = 16
-ALU_ADG = f"""
-module {{
-  fabric.spatial_pe @pe_a(%p0: {B}, %p1: {B}) -> ({B}) {{
-{chr(10).join(configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], f"i{ALU_W}").render("    "))}
-    fabric.yield
-  }}
-  fabric.module @alus(%a: {B}, %b: {B}) -> ({B}) {{
-    %o = fabric.instance @pe_a(%a, %b) {{sym_name = "pe_0_0"}} : ({B}, {B}) -> ({B})
-    fabric.yield %o : {B}
-  }}
-}}
-"""
+ALU_ADG = _binary_pe(configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], f"i{ALU_W}"))
 
 
 def _alu_case(rng, op: str, n: int) -> FabricCase:
