@@ -132,7 +132,10 @@ WIDE pass both seeds (2026-11-27, 5,252 s on two workers with the build;
 the runs from 12:26 on, after a rebuild, on 6482497's mux-tree switches;
 cnn_layer's seed 2 lost its simulator to that rebuild and passed on its own
 after it, 315 s); every kernel of ON_CHIP and the 20x20 group maps onto its
-preset at seed 0."""
+preset at seed 0. After the configurable ALU (1e491eb, every ALU PE
+changed): the 33 kernels of the 8x8 groups pass both seeds (361 s, one at a
+time, with their presets' builds) and the 36 of WIDE (698 s with the
+build), 2026-11-28 on 31077ca."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-8x8-ext2-mem1x2s2": ["local_hist"],
