@@ -14,6 +14,7 @@ from typing import Any
 
 from loom.golden.actor import Actor
 from loom.golden.channel import Channel
+from loom.golden.build import BINARY_CLASSES
 from loom import floats
 from loom.golden.ops import (arith, arith_float, compose, cond_br, constant, fork, join, load, lsq,
                              memory, merge, mux, sync)
@@ -29,13 +30,6 @@ from tb.unit_runner import (Expected, Stimulus, UnitCase, actor_case, golden_ste
 
 Params = dict[str, Any]
 
-BINARY_CLASSES: dict[str, type] = {
-    "addi": arith.AddI, "subi": arith.SubI, "andi": arith.AndI, "ori": arith.OrI,
-    "xori": arith.XOrI, "shli": arith.ShLI, "shrsi": arith.ShRSI, "shrui": arith.ShRUI,
-    "minsi": arith.MinSI, "maxsi": arith.MaxSI, "minui": arith.MinUI, "maxui": arith.MaxUI,
-    "muli": arith.MulI, "divsi": arith.DivSI, "divui": arith.DivUI, "remsi": arith.RemSI,
-    "remui": arith.RemUI,
-}
 CAST_CLASSES: dict[str, type] = {
     "extsi": arith.ExtSI, "extui": arith.ExtUI, "trunci": arith.TruncI,
     "index_cast": arith.IndexCast, "bitcast": arith_float.Bitcast,

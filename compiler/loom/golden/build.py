@@ -67,13 +67,15 @@ def _w(t: Attribute) -> int:
     return data_width(t)
 
 
-_BINARY: dict[str, type[arith._Binary]] = {
+BINARY_CLASSES: dict[str, type[arith._Binary]] = {
     "addi": arith.AddI, "subi": arith.SubI, "muli": arith.MulI,
     "divsi": arith.DivSI, "divui": arith.DivUI, "remsi": arith.RemSI, "remui": arith.RemUI,
     "andi": arith.AndI, "ori": arith.OrI, "xori": arith.XOrI,
     "shli": arith.ShLI, "shrsi": arith.ShRSI, "shrui": arith.ShRUI,
     "minsi": arith.MinSI, "maxsi": arith.MaxSI, "minui": arith.MinUI, "maxui": arith.MaxUI,
 }
+"""The golden class of each integer binary op (arith.<name>), by width: the
+DFG's and the fabric reference model's (fabric.models.function_unit)."""
 _CASTS: dict[str, type[arith._Cast]] = {
     "extsi": arith.ExtSI, "extui": arith.ExtUI, "trunci": arith.TruncI,
     "index_cast": arith.IndexCast, "index_castui": arith.IndexCastUI,
@@ -137,8 +139,8 @@ def _arith(op: Operation) -> Actor:
         return actor
     if op.name.startswith("math."):
         raise LoomError(f"{op.name} is not supported by the golden model")
-    if kind in _BINARY:
-        return _BINARY[kind](_w(op.results[0].type))
+    if kind in BINARY_CLASSES:
+        return BINARY_CLASSES[kind](_w(op.results[0].type))
     if kind in _CASTS:
         return _CASTS[kind](_w(op.operands[0].type), _w(op.results[0].type))
     if kind == "cmpi":

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from loom.fabric.config_layout import CMPF_PREDICATES, CMPI_PREDICATES, CONT_COND_BITS, fu_field
 from loom.golden.actor import Actor
-from loom.golden.build import float_actor
+from loom.golden.build import BINARY_CLASSES, float_actor
 from loom.golden.channel import Channel
 from loom.golden.ops import arith, arith_float
 from loom.golden.ops.carry import Carry
@@ -29,11 +29,6 @@ from loom.golden.ops.stream import Stream
 PAYLOAD = fu_field(0, "value")
 """The payload field of a single-op unit (its op is body op 0)."""
 
-_BINARY = {"arith.addi": arith.AddI, "arith.subi": arith.SubI, "arith.andi": arith.AndI,
-           "arith.ori": arith.OrI, "arith.xori": arith.XOrI, "arith.shli": arith.ShLI,
-           "arith.shrsi": arith.ShRSI, "arith.shrui": arith.ShRUI, "arith.muli": arith.MulI,
-           "arith.divsi": arith.DivSI, "arith.divui": arith.DivUI, "arith.remsi": arith.RemSI,
-           "arith.remui": arith.RemUI}
 _CAST = {"arith.extsi": arith.ExtSI, "arith.extui": arith.ExtUI, "arith.trunci": arith.TruncI}
 _DATAFLOW = {"dataflow.gate": Gate, "dataflow.carry": Carry, "dataflow.invariant": Invariant}
 
@@ -74,8 +69,8 @@ class FuModel:
             sel = payload.get(fu_field(len(self.choices), "sel"), 0)
             return replace(self, op=self.choices[sel], choices=()).actor({})
         w = self.out_widths[0]
-        if self.op in _BINARY:
-            return _BINARY[self.op](w)
+        if self.op.removeprefix("arith.") in BINARY_CLASSES:
+            return BINARY_CLASSES[self.op.removeprefix("arith.")](w)
         if self.op in _CAST:
             return _CAST[self.op](self.in_widths[0], w)
         if self.op in _DATAFLOW:

@@ -8,8 +8,8 @@ values are LSB-aligned in it), and, when the FU has config fields, `cfg`
 op is one unit; an op whose behaviour a config field chooses (cmpi's
 predicate, stream's cont_cond) is one configurable unit driven by the field,
 and a fabric.mux over the four divisions (or the ALU's ops) on the same
-operands is one divider (one ALU): shared_groups. handshake.constant's value and handshake.join's mask act in
-the wrapper around the unit.
+operands is one divider (one ALU): shared_groups. handshake.constant's value
+and handshake.join's mask act in the wrapper around the unit.
 
 The body is data (loom.fabric.rtl.sv: declarations, assigns, instances and
 their expressions); templates/fabric_function_unit.sv.j2 writes it.
