@@ -48,3 +48,8 @@ class ToolFailure(LoomError):
 
 class NotBuiltError(LoomError):
     """A command or stage of design.md section 7 that does not exist yet."""
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """`n` and the noun a message needs for it: "1 PE", "2 PEs"."""
+    return f"{n} {one if n == 1 else many}"

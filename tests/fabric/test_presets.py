@@ -6,6 +6,7 @@ its largest join is what the summary reports."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -160,26 +161,37 @@ def test_frequent_ops_sit_in_every_pe(tmp_path):
     assert _kinds(module) == (8, 7, [(2, 2)])
     assert _kinds(_written("chess-4x4-d2", tmp_path / "d2")[1]) == (
         8, 4, [(1, 1), (1, 3), (3, 1), (3, 3)])
-    assert _kinds(_written("chess-8x8", tmp_path / "8")[1]) == (
+    assert _kinds(_written("chess-8x8-m1", tmp_path / "8")[1]) == (
         32, 28, [(2, 2), (2, 6), (6, 2), (6, 6)])
+
+
+def _multiplier_rows(name: str, tmp_path: Path) -> tuple[dict[str, list[set[str]]], set[int]]:
+    """The PE definitions' units, and the rows of the PEs that hold a multiplier."""
+    module = _written(name, tmp_path)[1]
+    ops = _pe_ops(module)
+    with_mul = {kind for kind, units in ops.items() if {"arith.muli"} in units}
+    return ops, {int(pe.split("_")[1]) for pe, kind in _pe_kinds(module).items()
+                 if kind in with_mul}
 
 
 def test_multipliers_in_one_row_of_k(tmp_path):
-    # -m2: the ALU PEs of even rows keep the 64-bit multiplier, those of odd
-    # rows are pe_alu_nomul, the same units but muli; divider PEs keep theirs
-    _, module = _written("chess-8x8-m2", tmp_path)
-    kind_of = _pe_kinds(module)
-    ops = _pe_ops(module)
-    with_mul = {kind for kind, units in ops.items() if {"arith.muli"} in units}
-    assert with_mul == {"pe_alu", "pe_alu_div"}
+    # -m2, the 8x8's default: the ALU PEs of even rows keep the 64-bit
+    # multiplier, those of odd rows are pe_alu_nomul, the same units but
+    # muli; the divider PEs are pe_alu_nomul's units and the dividers
+    ops, rows = _multiplier_rows("chess-8x8", tmp_path)
+    assert parse_preset("chess-8x8") == parse_preset("chess-8x8-m2")
     assert ops["pe_alu_nomul"] == [u for u in ops["pe_alu"] if u != {"arith.muli"}]
-    rows = {int(name.split("_")[1]) for name, kind in kind_of.items() if kind == "pe_alu_nomul"}
-    assert rows == {1, 3, 5, 7}
-    # 32 ALU cells (r + c even), 4 on each row: the 16 of rows 0, 2, 4, 6 (the
-    # four divider PEs among them) multiply
-    assert sum(kind in with_mul for kind in kind_of.values()) == 16
-    assert _kinds(_written("chess-8x8", tmp_path / "m1")[1]) == (
-        32, 28, [(2, 2), (2, 6), (6, 2), (6, 6)])
+    assert ops["pe_alu_div"][:len(ops["pe_alu_nomul"])] == ops["pe_alu_nomul"]
+    assert rows == {0, 2, 4, 6}
+    # 32 ALU cells (r + c even), 4 on each row: the 16 of rows 0, 2, 4, 6 but
+    # the four divider PEs multiply
+    assert _kinds(_written("chess-8x8", tmp_path / "m2")[1])[1] == 12
+    # below 8x8 every ALU PE but the divider's multiplies (a 2x2 has two)
+    assert _multiplier_rows("chess-2x2", tmp_path / "2")[1] == {1}
+    assert _kinds(_written("chess-4x4", tmp_path / "4")[1]) == (8, 7, [(2, 2)])
+    assert parse_preset("chess-4x4").name == "chess-4x4"
+    assert parse_preset("chess-8x8-m1").name == "chess-8x8-m1"
+    assert parse_preset("chess-4x4-m2").name == "chess-4x4-m2"
 
 
 def _pe_kinds(module: ModuleOp) -> dict[str, str]:

@@ -155,5 +155,5 @@ def test_no_more_software_memories_than_regions(tmp_path, capsys):
     assert main(["map", str(tmp_path / "dfg.mlir"), "--adg", str(fabric), "-o",
                  str(tmp_path / "one"), "--no-progress"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert "error: C1: " in line and "has 1 memories that can host it and the kernel has 2 ops" \
+    assert "error: C1: " in line and "has 1 memory that can host it and the kernel has 2 ops" \
         in line

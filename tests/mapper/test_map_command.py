@@ -67,7 +67,8 @@ def _map_error(tmp_path: Path, capsys, name: str, text: str, adg: str) -> str:
 def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, capsys):
     err = _map_error(tmp_path, capsys, "mul3", MUL3, "chess-2x2")
     assert err.startswith(f"{tmp_path}/o/mul3.dfg.mlir: error: C1: unmapped node ")
-    assert "arith.muli (i64, i64) -> (i64): chess-2x2 has 2 PEs that can host it and the " \
+    # the 2x2's one multiplier PE (its other ALU PE holds the dividers)
+    assert "arith.muli (i64, i64) -> (i64): chess-2x2 has 1 PE that can host it and the " \
            "kernel has 3 ops that need one of them; the smallest preset with 3 is chess-4x4" \
            in err
     assert (tmp_path / "o" / "mul3.chess-2x2.map.json").exists()
@@ -388,9 +389,9 @@ def test_a_wrong_kernel_name_is_refused_before_the_adg_is_built(tmp_path, capsys
 
 
 def test_multiplies_land_on_the_rows_that_keep_a_multiplier(tmp_path, capsys):
-    # chess-8x8-ext2-m2 (fabric/presets.py `-m<K>`): only the ALU PEs of
-    # even rows hold fu_muli; fir's multiply must land on one of them
-    assert main(["map", "fir", "--adg", "chess-8x8-ext2-m2", "-o", str(tmp_path),
+    # chess-8x8-ext2 (fabric/presets.py `-m<K>`, default -m2 on an 8x8): only
+    # the ALU PEs of even rows hold fu_muli; fir's multiply must land on one
+    assert main(["map", "fir", "--adg", "chess-8x8-ext2", "-o", str(tmp_path),
                  "--no-progress"]) == 0
     (mapping,) = tmp_path.glob("*.map.json")
     muls = [n for n in json.loads(mapping.read_text())["node_mappings"]

@@ -168,11 +168,11 @@ def test_throughput_rounds_never_raise_a_loop_bound_and_lower_some(tmp_path, mon
 
 
 def test_each_throughput_round_reweighs_the_best_mappings_critical_edges(tmp_path, monkeypatch):
-    # dot on chess-8x8-ext2 at seed 0: a throughput round lowers its bound
-    # (test above); the rounds after it must weigh that mapping's critical
+    # zero_trip on chess-8x8-ext2 at seed 0: a throughput round lowers its
+    # bound; the rounds after it must weigh that mapping's critical
     # recurrence, not the fit's
     view = adg_view(preset("chess-8x8-ext2").build())
-    body = kernel_func("dot", tmp_path, view.max_join_fanin).regions[0].block
+    body = kernel_func("zero_trip", tmp_path, view.max_join_fanin).regions[0].block
     seen: list[int] = []
     built = mapping._model
 

@@ -11,7 +11,8 @@ ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
 `-b<F>` for bridge switches of at most F lanes (default 32, LOOM's switch
 limit; more lanes make a tree, fabric/memory_bridge.py); `-d<K>` for the
 dividers in one PE of K * K (default 4, DIVIDER_EVERY); `-m<K>` for the
-multipliers in the ALU PEs of one row in K (default 1: every ALU PE); last `-f` for a
+multipliers in the ALU PEs of one row in K (default 2 from 8x8 on, 1 below:
+every ALU PE but the dividers'); last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
 buffer, a deeper one on every PE input link, and one on every backward
 switch link and after every tagged memory response lane in place of their
@@ -56,12 +57,13 @@ How the fabric was chosen:
   a checkerboard like LOOM's heterogeneous meshes: `pe_ctrl` on cells with
   r+c odd (streams, gates, mux, join, load, store, index carry), `pe_alu`
   on even cells (the other arithmetic, compares, compare-select, casts),
-  and `pe_alu_div` (pe_alu plus an i32 and an i64 divider, the largest
-  units, each doing divsi, divui, remsi or remui as configured: one
-  `fabric.mux` unit, one datapath) on one even cell in 16 (`-d4`,
-  divider_cell; `-d<K>` for one in K * K); with `-m<K>` only the ALU PEs of
-  one row in K keep the 64-bit multiplier, the others are `pe_alu_nomul`
-  (multiplier_cell). With `-fp` the divider PEs
+  and `pe_alu_div` (an ALU PE without the multiplier plus an i32 and an
+  i64 divider, the largest units, each doing divsi, divui, remsi or remui
+  as configured: one `fabric.mux` unit, one datapath) on one even cell in
+  16 (`-d4`, divider_cell; `-d<K>` for one in K * K); the other ALU PEs of
+  one row in K keep the 64-bit multiplier (`-m<K>`, multiplier_cell; K 2
+  from 8x8 on, 1 below: multiplier_default), the others are `pe_alu_nomul`.
+  With `-fp` the divider PEs
   also hold float units (`pe_alu_div_fp`): addf, subf, mulf, divf, sqrt,
   negf and cmpf, its predicate configured, on f32 and on f64, the direct
   flow's units at their default latencies; a float value rides the
@@ -154,9 +156,19 @@ SCALAR_OUTPUTS = 4
 JOIN_FANIN = 4
 MULI_LATENCY = 4
 """Our muli unit's default pipeline depth (rtl/units.py)."""
+MULTIPLIER_EVERY = 2
+"""The 64-bit multiplier in the ALU PEs of one row in 2 (`-m2`) on meshes of
+MULTIPLIER_FROM rows and more: about 12,400 of an ALU PE's 19,600 Yosys
+cells, and no kernel of kernels/ has more than 4 multiplies below 16x16 (15
+on a 16x16: k2mm, viterbi; 22 on the 20x20: stencil3d). The cost is placement
+freedom (a multiply may sit further from its operands): bench/README.md, `-m<K>`."""
+MULTIPLIER_FROM = 8
+"""Smaller meshes keep a multiplier in every ALU PE but the dividers' (`-m1`):
+a 2x2 has two ALU PEs, one of them the divider PE."""
 DIVIDER_EVERY = 4
-"""Dividers in one PE of 16 by default (`-d4`): a divider PE is twice an ALU
-PE (42,956 Yosys cells against 21,023 on chess-2x2), and no kernel of
+"""Dividers in one PE of 16 by default (`-d4`): a divider PE is half as large
+again as an ALU PE with the multiplier (28,675 Yosys cells against 19,625 on
+chess-8x8), and no kernel of
 kernels/ has more than 4 divisions and remainders below 16x16 (isqrt_sum,
 local_init; md_knn's 8 are on a 16x16, which has 16 such PEs). `-d2` is the
 mix before issue 31 (every even cell of an even row, one PE in 4)."""
@@ -323,9 +335,11 @@ def _floats() -> list[fu.FunctionUnit]:
 
 
 def _alu_div() -> list[fu.FunctionUnit]:
-    """pe_alu and one divider per width whose op (divsi, divui, remsi, remui)
-    is configured: the four share one datapath."""
-    return _alu() + [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
+    """pe_alu_nomul and one divider per width whose op (divsi, divui, remsi,
+    remui) is configured: the four share one datapath. The two largest units
+    sit in different PEs, as on a heterogeneous CGRA: a divider PE with the
+    multiplier too was 41,300 Yosys cells."""
+    return _alu(multiplier=False) + [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
                                      latency=divider_latency(int(t[1:])))
                      for t, suffix in ((DATA, ""), (INT, "_i32"))]
 
@@ -402,7 +416,8 @@ class ChessPreset:
     """`-f<D>`: the slots of each PE input fifo (`-f` alone: INPUT_FIFO_DEPTH)."""
     multiplier_every: int = 1
     """`-m<K>`: the ALU PEs of rows 0, K, 2K, ... hold the multiplier, the
-    others not (multiplier_cell); the divider PEs always do."""
+    others not (multiplier_cell), nor do the divider PEs; `parse_preset`'s
+    default is multiplier_default(rows)."""
 
     @property
     def name(self) -> str:
@@ -411,7 +426,8 @@ class ChessPreset:
         return f"chess-{self.rows}x{self.cols}{tracks}{self.ext.suffix('ext')}" + \
             self.on_chip.suffix("mem") + ("-ring" if self.ring else "") + fanin + \
             (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
-            (f"-m{self.multiplier_every}" if self.multiplier_every != 1 else "") + \
+            (f"-m{self.multiplier_every}"
+             if self.multiplier_every != multiplier_default(self.rows) else "") + \
             ("-fp" if self.floats else "") + (self._fifos_suffix() if self.pe_fifos else "")
 
     def _fifos_suffix(self) -> str:
@@ -492,7 +508,7 @@ def parse_preset(name: str) -> ChessPreset:
     if not 1 <= every <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': dividers every 1 to {MESH_MAX} rows and "
                         f"columns (-d{m[12]})")
-    muls = _number(m[13] or "1")
+    muls = _number(m[13]) if m[13] else multiplier_default(rows)
     if not 1 <= muls <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': multipliers every 1 to {MESH_MAX} rows "
                         f"(-m{m[13]})")
@@ -548,6 +564,11 @@ def divider_cell(r: int, c: int, rows: int, cols: int, every: int) -> bool:
         off = every // 2 if n > every // 2 else 0
         return k % every == off
     return (r + c) % 2 == 0 and on(r, rows) and on(c, cols)
+
+
+def multiplier_default(rows: int) -> int:
+    """`-m<K>`'s K when a name gives none: MULTIPLIER_EVERY from MULTIPLIER_FROM rows on, else 1."""
+    return MULTIPLIER_EVERY if rows >= MULTIPLIER_FROM else 1
 
 
 def multiplier_cell(r: int, every: int) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from xdsl.ir import Operation
 
-from loom.diagnostics import Location, LoomError
+from loom.diagnostics import Location, LoomError, counted
 from loom.fabric.adg_view import AdgView, adg_view
 from loom.ir import op_location
 from loom.mapper.checks import Violation
@@ -130,12 +130,12 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
     mine = {key for o in m.problem.options[node.id] for key in o.resources}
     rivals = [n for n in m.sw.nodes if n.op is not None
               and mine & {key for o in m.problem.options[n.id] for key in o.resources}]
-    where_kind = "memories" if node.kind == "memory" else "PEs"
+    hosts = counted(len(mine), *(("memory", "memories") if node.kind == "memory" else ("PE", "PEs")))
     fix = _preset_with(node.op, len(rivals))
     hint = (f"the smallest preset with {len(rivals)} is {fix}" if fix
             else f"no preset has {len(rivals)}")
-    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: {adg} has {len(mine)} "
-                     f"{where_kind} that can host it and the kernel has {len(rivals)} ops "
+    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: {adg} has {hosts} "
+                     f"that can host it and the kernel has {len(rivals)} ops "
                      f"that need one of them; {hint}", where)
 
 

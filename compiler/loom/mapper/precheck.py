@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 
+from loom.diagnostics import counted
 from loom.dialects.fabric_types import TaggedType
 from loom.fabric.adg_view import AdgView, FunctionUnit, pe_units, sym_name
 from loom.fabric.builder import AdgBuilder, PEDef
@@ -150,7 +151,8 @@ def _ops(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     ops = [n for n in sw.nodes if n.kind == "op" and n.op is not None]
     wants = [[k for k, kind in enumerate(cap.pe_kinds) if candidates(n.op, kind.units)]
              for n in ops]  # type: ignore[arg-type]
-    return _hosts(ops, wants, [k.count for k in cap.pe_kinds], adg, "function unit", "PEs")
+    return _hosts(ops, wants, [k.count for k in cap.pe_kinds], adg, "function unit",
+                  ("PE", "PEs"))
 
 
 def _memories(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
@@ -160,11 +162,11 @@ def _memories(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
              for n in mems]
     regions = any(h.num_region > 1 for h in cap.memories)
     return _hosts(mems, wants, [h.num_region for h in cap.memories], adg, "memory",
-                  "memory regions" if regions else "memories")
+                  ("memory region", "memory regions") if regions else ("memory", "memories"))
 
 
 def _hosts(nodes: list[DfgNode], wants: list[list[int]], capacity: list[int], adg: str,
-           host: str, hosts: str) -> Shortfall | None:
+           host: str, noun: tuple[str, str]) -> Shortfall | None:
     """Each node onto one unit of a host it wants: the first node without any
     host, or Hall's witness (the nodes that want only some hosts outnumber them)."""
     for n, want in zip(nodes, wants):
@@ -176,7 +178,8 @@ def _hosts(nodes: list[DfgNode], wants: list[list[int]], capacity: list[int], ad
     item, only = blocked
     need = sum(1 for w in wants if set(w) <= only)
     have = sum(capacity[r] for r in only)
-    return Shortfall(nodes[item], f"C1: {describe(nodes[item].op)}: {adg} has {have} {hosts} "  # type: ignore[arg-type]
+    hosts = counted(have, *noun)
+    return Shortfall(nodes[item], f"C1: {describe(nodes[item].op)}: {adg} has {hosts} "  # type: ignore[arg-type]
                      f"that can host it and the kernel has {need} ops that need one of them")
 
 
