@@ -21,8 +21,10 @@ KNAME    = $(basename $(basename $(notdir $(KERNEL))))
 
 # make fuzz: N random kernels through every stage (see loom fuzz --help)
 N       ?= 1000
-# make mutate: the templates' mutants (loom mutate --help); TEMPLATE=name for one
+# make mutate: the templates' mutants (loom mutate --help); TEMPLATE=name for one,
+# CONFIG=kernel@adg for a mapped kernel's config words instead
 TEMPLATE ?=
+CONFIG   ?=
 
 .PHONY: setup test test-slow sim bench fuzz mutate clean help
 
@@ -34,7 +36,7 @@ help:
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
 	@echo "make fuzz [N=1000]             N random C kernels through every stage; failures reduced with cvise"
-	@echo "make mutate [TEMPLATE=name]    seeded faults in the RTL templates, judged by their tests (gen/mutate)"
+	@echo "make mutate [TEMPLATE=name | CONFIG=kernel@adg]  seeded faults in the RTL templates (judged by their tests) or a fabric config (judged by fabric runs), into gen/mutate"
 	@echo "make setup                     only the bootstrap (apt, .venv)"
 
 setup: $(STAMPS)/venv
@@ -68,7 +70,7 @@ fuzz: setup $(STAMPS)/cvise
 	@$(RUN) loom fuzz --count $(N) -j $(JOBS) --reduce -o gen/fuzz
 
 mutate: setup
-	@$(RUN) loom mutate $(if $(TEMPLATE),--template $(TEMPLATE)) -j $(JOBS) --progress -o gen/mutate
+	@$(RUN) loom mutate $(if $(CONFIG),--config $(CONFIG),$(if $(TEMPLATE),--template $(TEMPLATE)) -j $(JOBS)) --progress -o gen/mutate
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(RUN) python $$b || exit 1; done

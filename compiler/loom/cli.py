@@ -55,6 +55,7 @@ ADG_LIMITS = ("rows R and columns C 1 to 32, tracks T 1 to 7, memories N 1 to 64
 (loom.fabric.presets.GRAMMAR and LIMITS; not imported here, a test keeps them equal)."""
 
 MUTATION_OPERATORS = ("logic", "compare", "negation", "term", "reset", "constant")
+CONFIG_MUTATION_OPERATORS = ("route", "drop", "opcode", "bit")
 """loom.mutation.template_mutants.OPERATORS (not imported here: the parser
 stays light; a test keeps the two equal)."""
 
@@ -450,18 +451,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", dest="out_dir", metavar="DIR",
                    help="where a preset's ADG file is written (default gen/adg)")
 
-    p = sub.add_parser("mutate", help="seed faults in the RTL templates, count what the tests catch",
+    p = sub.add_parser("mutate", help="seed faults in the RTL templates or a fabric "
+                                      "configuration, count what the checks catch",
                        description="Make one-fault mutants of templates/*.sv.j2 (operators "
                                    "logic, compare, negation, term, reset, constant), run each "
                                    "template's own test module on each in a copy of the "
                                    "sources, and write DIR/mutants.jsonl (resumable) and a "
-                                   "table of verdicts. Run from the repository's root.")
+                                   "table of verdicts. With --config, mutate a mapped kernel's "
+                                   "config words instead (operators route, drop, opcode, "
+                                   "bit) and judge each by a fabric run under stall seed 1. "
+                                   "Run from the repository's root.")
     p.add_argument("--template", dest="templates", action="append", default=[], metavar="T",
                    help="a template (templates/T.sv.j2); repeatable; default every template")
+    p.add_argument("--config", dest="configs", action="append", default=[], metavar="K@A",
+                   help="kernel K mapped onto ADG A (as `loom sim K --adg A`): mutate its "
+                        "config words; repeatable")
     p.add_argument("--operator", dest="operators", action="append", metavar="OP",
-                   choices=MUTATION_OPERATORS,
+                   choices=MUTATION_OPERATORS + CONFIG_MUTATION_OPERATORS,
                    help=f"a mutation operator, repeatable (default all: "
-                        f"{', '.join(MUTATION_OPERATORS)})")
+                        f"{', '.join(MUTATION_OPERATORS)}; with --config "
+                        f"{', '.join(CONFIG_MUTATION_OPERATORS)})")
     p.add_argument("--sample", type=positive_int, metavar="N",
                    help="N (1 or more) mutants drawn at random, the same ones for the same "
                         "--seed")

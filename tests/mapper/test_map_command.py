@@ -95,6 +95,20 @@ def test_more_ops_than_pes_names_the_next_size_with_the_same_memories(tmp_path, 
     assert "the smallest preset with 5 PEs is chess-4x4-mem1-ring-b2" in err
 
 
+def test_the_next_size_has_that_sizes_multiplier_mix(tmp_path, capsys):
+    # 17 additions on a 4x4 (multipliers in every ALU PE, its size's default)
+    # name the 8x8 with its own default (one row in two), not chess-8x8-m1;
+    # a mix the name chose stays
+    sums = [(f"s{k}", "%a" if k == 0 else f"%s{k - 1}", "%b") for k in range(17)]
+    add17 = ("module {\n  handshake.func @add17(%a: i64, %b: i64) -> (i64) {\n"
+             + "".join(f"    %{r} = arith.addi {x}, {y} : i64\n" for r, x, y in sums)
+             + "    return %s16 : i64\n  }\n}\n")
+    err = _map_error(tmp_path, capsys, "add17", add17, "chess-4x4")
+    assert err.endswith("the smallest preset with 17 PEs is chess-8x8")
+    err = _map_error(tmp_path, capsys, "add17", add17, "chess-4x4-m4")
+    assert err.endswith("the smallest preset with 17 PEs is chess-8x8-m4")
+
+
 def test_auto_picks_the_smallest_preset_that_fits(tmp_path, capsys):
     k = tmp_path / "mul3.dfg.mlir"
     k.write_text(MUL3)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loom.cli import MUTATION_OPERATORS, main
+from loom.cli import CONFIG_MUTATION_OPERATORS, MUTATION_OPERATORS, main
 from loom.mutation.campaign import Verdict, check_for, judged, run_campaign, table
+from loom.mutation.config_mutants import CONFIG_OPERATORS
 from loom.mutation.template_mutants import OPERATORS, template_mutants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,9 +46,9 @@ def test_the_table_counts_and_rates_the_mutants_judged_in_time():
                 _verdict("reset", "killed")]
     lines = table(verdicts).splitlines()
     logic = next(line for line in lines if line.startswith("logic")).split()
-    assert logic[1:] == ["2", "1", "0", "0", "66.7", "%"]   # 2 of 3 judged in time
+    assert logic[1:] == ["2", "1", "0", "0", "0", "66.7", "%"]   # 2 of 3 judged in time
     everything = lines[-1].split()
-    assert everything[:5] == ["all", "3", "1", "1", "0"] and everything[5] == "75.0"
+    assert everything[:6] == ["all", "3", "1", "1", "0", "0"] and everything[6] == "75.0"
 
 
 def test_the_command_lists_mutants_and_refuses_an_unknown_template(capsys, monkeypatch):
@@ -59,7 +60,7 @@ def test_the_command_lists_mutants_and_refuses_an_unknown_template(capsys, monke
         [f"{len(made)} mutant(s)"]
     assert main(["mutate", "--template", "nosuch", "--list"]) == 2
     assert "error: no template 'nosuch.sv.j2'" in capsys.readouterr().err
-    assert MUTATION_OPERATORS == OPERATORS
+    assert MUTATION_OPERATORS == OPERATORS and CONFIG_MUTATION_OPERATORS == CONFIG_OPERATORS
 
 
 @pytest.mark.rtl

@@ -430,6 +430,15 @@ class ChessPreset:
              if self.multiplier_every != multiplier_default(self.rows) else "") + \
             ("-fp" if self.floats else "") + (self._fifos_suffix() if self.pe_fifos else "")
 
+    def resized(self, n: int) -> ChessPreset:
+        """The same preset on an n x n mesh; a multiplier mix that was its
+        size's default becomes the new size's (chess-4x4 grows to chess-8x8,
+        not chess-8x8-m1)."""
+        muls = self.multiplier_every
+        if muls == multiplier_default(self.rows):
+            muls = multiplier_default(n)
+        return replace(self, rows=n, cols=n, multiplier_every=muls)
+
     def _fifos_suffix(self) -> str:
         return "-f" if self.input_slots == INPUT_FIFO_DEPTH else f"-f{self.input_slots}"
 

@@ -91,7 +91,7 @@ def _preset_with_pes(count: int, adg: str) -> str | None:
     except LoomError:
         given = ChessPreset(1, 1)
     n = next((n for n in SIZES if n * n >= count), None)
-    return None if n is None else replace(given, rows=n, cols=n,
+    return None if n is None else replace(given.resized(n),
                                           tracks=max(given.tracks, tracks_for(n))).name
 
 

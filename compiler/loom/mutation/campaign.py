@@ -9,7 +9,9 @@ component tests/fabric/test_<t>.py. A mutant is
 - `survived` when it passes,
 - `timeout` when it runs past the limit (a hung simulation counts as caught
   only once someone says so: it is listed apart),
-- `no-check` when its template has no test module of its name.
+- `no-check` when its template has no test module of its name,
+- `equivalent` when it provably changes nothing a check can see (`reason`
+  says why; not run; the config area's, loom.mutation.config_mutants).
 
 Each worker runs in a workspace of its own: a copy of compiler/, tb/,
 tests/, templates/ and kernels/ whose Python comes first on PYTHONPATH, so
@@ -42,7 +44,7 @@ from loom.mutation.template_mutants import OPERATORS, Mutant
 
 COPIED = ("compiler", "tb", "tests", "templates", "kernels", "pyproject.toml")
 """What a workspace holds: the sources the unit and fabric tests read."""
-VERDICTS = ("killed", "survived", "timeout", "no-check")
+VERDICTS = ("killed", "survived", "timeout", "no-check", "equivalent")
 WORKSPACE_PREFIX = "loom-mutate-"
 """A worker's copy of the sources, beside mutants.jsonl while it runs (a
 campaign stopped by a signal leaves it; the next run on that output
@@ -68,6 +70,8 @@ class Verdict:
     check: str = ""
     """The test module that judged it ("" for no-check)."""
     seconds: float = 0.0
+    reason: str = ""
+    """Why an `equivalent` mutant cannot change what a check sees."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -209,9 +213,11 @@ def table(verdicts: Iterable[Verdict], key: str = "operator") -> str:
     rows: dict[str, Counter[str]] = {}
     for v in verdicts:
         rows.setdefault(getattr(v, key), Counter())[v.verdict] += 1
-    order = list(OPERATORS) if key == "operator" else sorted(rows)
+    # the template operators in their order, then any others (the config area's)
+    order = [k for k in OPERATORS if k in rows] + sorted(set(rows) - set(OPERATORS)) \
+        if key == "operator" else sorted(rows)
     width = max([len(key), *(len(k) for k in rows)])
-    head = f"{key:<{width}} " + " ".join(f"{k:>9}" for k in VERDICTS) + "  kill rate"
+    head = f"{key:<{width}} " + " ".join(f"{k:>10}" for k in VERDICTS) + "  kill rate"
     lines = [head, "-" * len(head)]
     total: Counter[str] = Counter()
     for name in [k for k in order if k in rows]:
@@ -224,7 +230,7 @@ def table(verdicts: Iterable[Verdict], key: str = "operator") -> str:
 def _row(name: str, c: Counter[str], width: int) -> str:
     judged_in_time = c["killed"] + c["survived"]
     rate = f"{100 * c['killed'] / judged_in_time:8.1f} %" if judged_in_time else "       -"
-    return f"{name:<{width}} " + " ".join(f"{c[k]:>9}" for k in VERDICTS) + f"  {rate}"
+    return f"{name:<{width}} " + " ".join(f"{c[k]:>10}" for k in VERDICTS) + f"  {rate}"
 
 
 __all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Verdict", "Workspace", "check_for",

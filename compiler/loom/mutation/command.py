@@ -1,12 +1,15 @@
-"""`loom mutate`: seed faults in the RTL templates and count what the tests
-catch (issue 36; loom.mutation.campaign says how each is judged).
+"""`loom mutate`: seed faults in the RTL templates, or in a mapped kernel's
+fabric configuration, and count what the checks catch (issue 36;
+loom.mutation.campaign and loom.mutation.config_judge say how each is
+judged).
 
-    loom mutate [--template T ...] [--operator OP ...] [--sample N [--seed S]]
-                [--list] [-j N] [--timeout S] [--budget S] [-o DIR]
+    loom mutate [--template T ... | --config K@A ...] [--operator OP ...]
+                [--sample N [--seed S]] [--list] [-j N] [--timeout S]
+                [--budget S] [-o DIR]
 
 writes DIR/mutants.jsonl (default gen/mutate) and prints a table by
-operator and by template. Run from the repository's root (the templates
-and their tests are read there).
+operator and by template (or config target). Run from the repository's
+root (the templates and their tests are read there).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import random
 from pathlib import Path
 
 from loom.diagnostics import Location, LoomError
-from loom.mutation.campaign import run_campaign, table
+from loom.mutation.campaign import Verdict, run_campaign, table
 from loom.mutation.template_mutants import OPERATORS, Mutant, template_mutants
 from loom.progress import Progress
 
@@ -46,6 +49,8 @@ def sample(mutants: list[Mutant], n: int | None, seed: int) -> list[Mutant]:
 
 
 def mutate_main(args: argparse.Namespace) -> int:
+    if args.configs:
+        return _config_main(args)
     root = Path.cwd()   # the repository whose templates and tests the campaign reads
     operators = tuple(args.operators or OPERATORS)
     mutants = sample(select(root, args.templates, operators), args.sample, args.seed)
@@ -59,11 +64,53 @@ def mutate_main(args: argparse.Namespace) -> int:
     verdicts = run_campaign(root, mutants, out, jobs=args.jobs, timeout=args.timeout,
                             budget=args.budget, tick=progress.update)
     progress.clear()
+    return _report(verdicts, len(mutants), out)
+
+
+def _config_main(args: argparse.Namespace) -> int:
+    """The config area: each K@A mapped and its fabric built (as `loom sim`),
+    then its config mutants judged one run each."""
+    from loom.inputs import KernelSource
+    from loom.mapper.kernel_map import MapRequest
+    from loom.mutation.config_judge import run_config_campaign
+    from loom.mutation.config_mutants import CONFIG_OPERATORS, config_mutants
+    from loom.sim import fabric_flow
+
+    operators = tuple(args.operators or CONFIG_OPERATORS)
+    out = Path(args.out_dir or "gen/mutate") / "mutants.jsonl"
+    progress = Progress(enabled=args.progress)
+    verdicts, total = [], 0
+    for target in args.configs:
+        kernel, at, adg = target.partition("@")
+        if not (kernel and at and adg):
+            raise LoomError(f"--config {target!r}: expected KERNEL@ADG (e.g. fir@chess-8x8-ext2)")
+        s = fabric_flow.setup(MapRequest(KernelSource(kernel, out_dir=out.parent / Path(kernel).stem),
+                                         adg))
+        made = config_mutants(f"{s.name}@{adg}", s.rtl.layout, s.rtl.layout.decode(s.words),
+                              operators)
+        mutants = sample(made, args.sample, args.seed)
+        total += len(mutants)
+        if args.list:
+            for m in mutants:
+                print(f"{m.id}  {m.original} -> {m.replacement}"
+                      + (f"  (equivalent: {m.equivalent})" if m.equivalent else ""))
+            continue
+        verdicts += run_config_campaign(s, mutants, out, budget=args.budget,
+                                        tick=progress.update)
+    progress.clear()
+    if args.list:
+        print(f"{total} mutant(s)")
+        return 0
+    return _report(verdicts, total, out)
+
+
+def _report(verdicts: list[Verdict], total: int, out: Path) -> int:
+    """The tables by operator and by template (or config target), and what is left."""
     print(table(verdicts, "operator"))
     print()
     print(table(verdicts, "template"))
-    left = len(mutants) - len(verdicts)
-    print(f"\n{len(verdicts)} of {len(mutants)} mutant(s) judged"
+    left = total - len(verdicts)
+    print(f"\n{len(verdicts)} of {total} mutant(s) judged"
           + (f", {left} left by the time budget (run again to go on)" if left else "")
           + f"; verdicts in {out}")
     return 0

@@ -1,0 +1,118 @@
+"""Mutants of a fabric configuration (issue 36, area `config`): what each
+operator changes, read back through the config layout (the same decode
+`loom config decode` prints), and the fast sample: on a kernel mapped onto
+chess-4x4, every mutant the sample draws that is not shown equivalent is
+killed by the fabric run's checks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from loom.fabric.adg_view import adg_view
+from loom.fabric.config_layout import FabricLayout, fabric_layout, join_mask
+from loom.fabric.presets import preset
+from loom.inputs import KernelSource
+from loom.mapper.kernel_map import MapRequest
+from loom.mutation.config_judge import run_config_campaign
+from loom.mutation.config_mutants import CONFIG_OPERATORS, config_mutants
+from loom.sim import fabric_flow
+from loom.sim.fabric_flow import FabricSetup
+
+PRESET = "chess-4x4"
+KERNEL = """\
+int scale(int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += i * 3;
+  return s;
+}
+
+int main(void) {
+  scale(6);
+  scale(0);
+  return 0;
+}
+"""
+"""A loop (a stream, carries, a multiply, a reduction) in chess-4x4's 16 PEs:
+the preset test_fabric_broken_config builds too, so make test builds it once."""
+# the tests that build it run on one worker, beside test_fabric_broken_config's
+pytestmark = pytest.mark.xdist_group(PRESET)
+SAMPLE = 16
+"""Mutants the fast sample judges (about a second each on the cached build)."""
+
+
+def _layout(name: str) -> FabricLayout:
+    return fabric_layout(adg_view(preset(name).build()))
+
+
+def test_a_join_operand_outside_its_mask_is_equivalent_and_the_others_are_not():
+    # a hand-written config of chess-2x2's pe_0_1 (a control PE) running its
+    # 4-input join on operands 0 and 1: connecting operand 3 changes nothing,
+    # disconnecting operand 1 does
+    layout = _layout("chess-2x2")
+    pe = layout.slice("pe_0_1")
+    join = next(k for k, fu in enumerate(pe.fu_layouts) if fu.name == "fu_join")
+    values = {s.name: s.unused() for s in layout.slices}
+    values["pe_0_1"] |= {"enable": 1, "opcode": join, "in0.disconnect": 0, "in1.disconnect": 0,
+                         "in1.sel": 1, "out0.disconnect": 0, "fu.0.value": join_mask([0, 1])}
+    made = {m.field: m for m in config_mutants("k@chess-2x2", layout, values)
+            if m.slice == "pe_0_1"}
+    assert made["in3.disconnect"].equivalent.startswith("join operand 3 is outside")
+    assert made["in2.disconnect"].equivalent
+    assert not made["in1.disconnect"].equivalent and not made["fu.0.value"].equivalent
+    assert "in3.sel" not in made   # a disconnected port: only its disconnect
+    # the next unit that is not the join's shape (4 operands, 1 result, a mask)
+    other = pe.fu_layouts[made["opcode"].replacement]
+    assert made["opcode"].replacement == join + 1 and other.num_inputs != 4
+    # every other node is unused: nothing of theirs is mutated
+    assert {m.slice for m in config_mutants("k@chess-2x2", layout, values)} == {"pe_0_1"}
+
+
+@pytest.fixture(scope="module")
+def fabric(tmp_path_factory) -> FabricSetup:
+    root = tmp_path_factory.mktemp("config_mutants")
+    src = root / "scale.c"
+    src.write_text(KERNEL)
+    return fabric_flow.setup(MapRequest(KernelSource(str(src), out_dir=root / "out"), PRESET))
+
+
+@pytest.mark.rtl
+def test_each_mutant_changes_its_own_fields_and_keeps_routes_one_hot(fabric):
+    layout = fabric.rtl.layout
+    values = layout.decode(fabric.words)
+    mutants = config_mutants("scale@" + PRESET, layout, values)
+    assert {m.operator for m in mutants} == set(CONFIG_OPERATORS)
+    assert len({m.id for m in mutants}) == len(mutants)
+    for m in mutants:
+        words = layout.encode(m.apply(values))
+        changed = {s.name for s in layout.slices
+                   if words[s.word_offset:s.word_offset + s.word_count]
+                   != fabric.words[s.word_offset:s.word_offset + s.word_count]}
+        assert changed == {m.slice}, m.id   # one fault, in its own slice
+        got = layout.decode(words)[m.slice]
+        assert got[m.field] == (0 if m.operator == "route" else m.replacement), m.id
+        if m.operator == "route":   # the output reads the neighbouring input instead
+            o = m.field.split(".")[1]
+            assert got[f"route.{o}.i{m.replacement}"] == 1
+            assert sum(v for k, v in got.items() if k.startswith(f"route.{o}.")) == 1
+        if m.operator == "opcode":
+            assert got["opcode"] == m.replacement != values[m.slice]["opcode"]
+    # only what the mapping uses: enabled PEs, switches that route
+    for m in mutants:
+        v = values[m.slice]
+        assert v.get("enable") == 1 or any(
+            x for k, x in v.items() if not k.endswith(".disconnect")), m.id
+
+
+@pytest.mark.rtl
+def test_the_fast_sample_is_killed_by_the_fabric_checks(fabric, tmp_path):
+    layout = fabric.rtl.layout
+    mutants = config_mutants("scale@" + PRESET, layout, layout.decode(fabric.words))
+    picked = random.Random(0).sample(mutants, SAMPLE)
+    verdicts = run_config_campaign(fabric, picked, tmp_path / "mutants.jsonl")
+    assert len(verdicts) == SAMPLE
+    survivors = [v.id for v in verdicts if v.verdict == "survived"]
+    assert not survivors
+    assert all(v.killed_by for v in verdicts if v.verdict == "killed")
