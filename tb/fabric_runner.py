@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -26,6 +27,10 @@ from loom.fabric.config_layout import FabricLayout
 from loom.fabric.adg_view import adg_view
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.ir import parse
+from loom.inputs import KernelSource
+from loom.mapper.kernel_map import MapRequest
+from loom.sim import fabric_flow
+from loom.sim.fabric_flow import FabricSetup
 from loom.sim.runner import UNOPTIMIZED_MAKEFLAGS
 from tb.scoreboard import Scoreboard
 from tb.unit_runner import PROFILES, Profile, UnitBuild, assert_episode_clean, rand_value
@@ -189,3 +194,11 @@ def _check(name: str, ep: dict[str, Any], res: dict[str, Any], case: FabricCase)
             problems.append(f"{port}: consumed {got} tokens, the model consumes {n}")
     assert_episode_clean(f"{name}, episode {ep['name']} (config {dict(case.config)})", res, sb,
                          problems)
+
+
+def mapped_c_kernel(c_text: str, name: str, adg: str, root: Path) -> FabricSetup:
+    """A C kernel written to root/<name>.c, mapped onto `adg` and its fabric
+    built, as `loom sim <name>.c --adg <adg>` does (outputs under root/out)."""
+    src = root / f"{name}.c"
+    src.write_text(c_text)
+    return fabric_flow.setup(MapRequest(KernelSource(str(src), out_dir=root / "out"), adg))

@@ -13,12 +13,10 @@ import pytest
 from loom.fabric.adg_view import adg_view
 from loom.fabric.config_layout import FabricLayout, fabric_layout, join_mask
 from loom.fabric.presets import preset
-from loom.inputs import KernelSource
-from loom.mapper.kernel_map import MapRequest
 from loom.mutation.config_judge import run_config_campaign
 from loom.mutation.config_mutants import CONFIG_OPERATORS, config_mutants
-from loom.sim import fabric_flow
 from loom.sim.fabric_flow import FabricSetup
+from tb.fabric_runner import mapped_c_kernel
 
 PRESET = "chess-4x4"
 KERNEL = """\
@@ -72,10 +70,7 @@ def test_a_join_operand_outside_its_mask_is_equivalent_and_the_others_are_not():
 
 @pytest.fixture(scope="module")
 def fabric(tmp_path_factory) -> FabricSetup:
-    root = tmp_path_factory.mktemp("config_mutants")
-    src = root / "scale.c"
-    src.write_text(KERNEL)
-    return fabric_flow.setup(MapRequest(KernelSource(str(src), out_dir=root / "out"), PRESET))
+    return mapped_c_kernel(KERNEL, "scale", PRESET, tmp_path_factory.mktemp("config_mutants"))
 
 
 @pytest.mark.rtl

@@ -15,11 +15,10 @@ from dataclasses import replace
 
 import pytest
 
-from loom.inputs import KernelSource
-from loom.mapper.kernel_map import MapRequest
 from loom.fabric.config_layout import CMPI_PREDICATES
 from loom.sim import fabric_flow, profiles
 from loom.sim.fabric_flow import FabricResult, FabricSetup
+from tb.fabric_runner import mapped_c_kernel
 
 PRESET = "chess-4x4"
 # one worker runs the module: the fixture maps and builds once
@@ -43,10 +42,7 @@ M32 = (1 << 32) - 1
 
 @pytest.fixture(scope="module")
 def fabric(tmp_path_factory) -> FabricSetup:
-    root = tmp_path_factory.mktemp("broken")
-    src = root / "tiny.c"
-    src.write_text(KERNEL)
-    return fabric_flow.setup(MapRequest(KernelSource(str(src), out_dir=root / "out"), PRESET))
+    return mapped_c_kernel(KERNEL, "tiny", PRESET, tmp_path_factory.mktemp("broken"))
 
 
 def _result(s: FabricSetup, values: dict[str, dict[str, int]]) -> FabricResult:

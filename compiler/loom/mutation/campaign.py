@@ -150,6 +150,28 @@ class Workspace:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class Recorder:
+    """Appends each verdict to mutants.jsonl as it comes (from any worker
+    thread), keeps `done` current and tells `tick` the counts so far."""
+
+    def __init__(self, out: Path, done: dict[str, Verdict], todo: int,
+                 tick: Callable[[str], None]):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.out, self.done, self.todo, self.tick = out, done, todo, tick
+        self.counted: Counter[str] = Counter()
+        self.lock = threading.Lock()
+
+    def record(self, v: Verdict) -> None:
+        with self.lock:
+            with self.out.open("a") as f:
+                f.write(v.to_json() + "\n")
+            self.done[v.id] = v
+            self.counted[v.verdict] += 1
+            c = self.counted
+            self.tick(f"mutate: {sum(c.values())} of {self.todo} judged ("
+                      + ", ".join(f"{c[k]} {k}" for k in VERDICTS if c[k]) + ")")
+
+
 def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1,
                  timeout: float = DEFAULT_TIMEOUT, budget: float | None = None,
                  tick: Callable[[str], None] = lambda _: None) -> list[Verdict]:
@@ -163,18 +185,8 @@ def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1
     work: queue.Queue[Mutant] = queue.Queue()
     for m in todo:
         work.put(m)
-    lock = threading.Lock()
-    start, counted = time.monotonic(), Counter[str]()
-    out.parent.mkdir(parents=True, exist_ok=True)
-
-    def record(v: Verdict) -> None:
-        with lock:
-            with out.open("a") as f:
-                f.write(v.to_json() + "\n")
-            done[v.id] = v
-            counted[v.verdict] += 1
-            tick(f"mutate: {sum(counted.values())} of {len(todo)} judged ("
-                 + ", ".join(f"{counted[k]} {k}" for k in VERDICTS if counted[k]) + ")")
+    start = time.monotonic()
+    record = Recorder(out, done, len(todo), tick).record
 
     def worker() -> None:
         space: Workspace | None = None
@@ -233,5 +245,5 @@ def _row(name: str, c: Counter[str], width: int) -> str:
     return f"{name:<{width}} " + " ".join(f"{c[k]:>10}" for k in VERDICTS) + f"  {rate}"
 
 
-__all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Verdict", "Workspace", "check_for",
+__all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Recorder", "Verdict", "Workspace", "check_for",
            "judged", "run_campaign", "table"]

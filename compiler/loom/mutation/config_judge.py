@@ -14,12 +14,11 @@ a second run skips the ones judged, so a time budget can split a campaign.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from loom.mutation.campaign import VERDICTS, Verdict, judged
+from loom.mutation.campaign import Recorder, Verdict, judged
 from loom.mutation.config_mutants import ConfigMutant
 from loom.sim import fabric_flow, profiles
 from loom.sim.fabric_flow import FabricSetup
@@ -33,18 +32,11 @@ def run_config_campaign(s: FabricSetup, mutants: Sequence[ConfigMutant], out: Pa
     done = judged(out)
     todo = [m for m in mutants if m.id not in done]
     values = s.rtl.layout.decode(s.words)
-    start, counted = time.monotonic(), Counter[str]()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    start, recorder = time.monotonic(), Recorder(out, done, len(todo), tick)
     for m in todo:
         if budget is not None and time.monotonic() - start >= budget:
             break
-        v = judge(s, m, values, seed)
-        with out.open("a") as f:
-            f.write(v.to_json() + "\n")
-        done[v.id] = v
-        counted[v.verdict] += 1
-        tick(f"mutate: {sum(counted.values())} of {len(todo)} judged ("
-             + ", ".join(f"{counted[k]} {k}" for k in VERDICTS if counted[k]) + ")")
+        recorder.record(judge(s, m, values, seed))
     return [done[m.id] for m in mutants if m.id in done]
 
 
