@@ -477,6 +477,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed_int, default=0, metavar="S",
                    help=f"the sample's seed, 0 to {SEED_MAX} (default 0)")
     p.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    p.add_argument("--equivalent", metavar="FILE",
+                   help="a JSON object of mutant id -> the reviewed reason it is equivalent: "
+                        "those are recorded `equivalent`, not run")
     p.add_argument("-j", dest="jobs", type=jobs_int, default=1, metavar="N",
                    help=f"mutants judged at once, 1 to {JOBS_MAX}, each in its own copy of the "
                         "sources (default 1)")

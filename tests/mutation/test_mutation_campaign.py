@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from loom.cli import CONFIG_MUTATION_OPERATORS, MUTATION_OPERATORS, main
-from loom.mutation.campaign import Verdict, check_for, judged, run_campaign, table
+from loom.diagnostics import LoomError
+from loom.mutation.campaign import Verdict, check_for, judged, reviewed, run_campaign, table
 from loom.mutation.config_mutants import CONFIG_OPERATORS
 from loom.mutation.template_mutants import OPERATORS, template_mutants
 
@@ -34,6 +35,21 @@ def test_unjudged_mutants_are_recorded_once_and_a_second_run_resumes(tmp_path):
     assert judged(out) == {v.id: v for v in first}
     assert all(json.loads(line)["template"] == "float_macros.sv.j2"
                for line in out.read_text().splitlines())
+
+
+def test_a_reviewed_equivalent_is_recorded_with_its_reason_and_not_run(tmp_path):
+    # oehb has a test module: a mutant the review file names is not run
+    # (no workspace is made), the others would be
+    made = template_mutants("oehb.sv.j2", (ROOT / "templates" / "oehb.sv.j2").read_text())
+    review = tmp_path / "equivalent.json"
+    review.write_text(json.dumps({made[0].id: "reviewed: a redundant term"}))
+    (v,) = run_campaign(ROOT, made[:1], tmp_path / "mutants.jsonl",
+                        equivalent=reviewed(review))
+    assert (v.verdict, v.reason, v.check) == ("equivalent", "reviewed: a redundant term", "")
+    assert not list(tmp_path.glob("loom-mutate-*"))
+    review.write_text(json.dumps({made[0].id: ""}))
+    with pytest.raises(LoomError, match="non-empty string"):
+        reviewed(review)
 
 
 def _verdict(op: str, verdict: str) -> Verdict:

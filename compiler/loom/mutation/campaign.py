@@ -11,7 +11,9 @@ component tests/fabric/test_<t>.py. A mutant is
   only once someone says so: it is listed apart),
 - `no-check` when its template has no test module of its name,
 - `equivalent` when it provably changes nothing a check can see (`reason`
-  says why; not run; the config area's, loom.mutation.config_mutants).
+  says why; not run): shown by the config area's generator
+  (loom.mutation.config_mutants) or reviewed by hand (`loom mutate
+  --equivalent FILE`, a JSON object of mutant id -> reason).
 
 Each worker runs in a workspace of its own: a copy of compiler/, tb/,
 tests/, templates/ and kernels/ whose Python comes first on PYTHONPATH, so
@@ -35,7 +37,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -174,10 +176,13 @@ class Recorder:
 
 def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1,
                  timeout: float = DEFAULT_TIMEOUT, budget: float | None = None,
-                 tick: Callable[[str], None] = lambda _: None) -> list[Verdict]:
+                 tick: Callable[[str], None] = lambda _: None,
+                 equivalent: Mapping[str, str] | None = None) -> list[Verdict]:
     """Judge every mutant not yet in `out` (appending its verdict there), with
     `jobs` workers, starting none after `budget` seconds; the verdicts of
-    `mutants` found in `out` afterwards, in `mutants`' order."""
+    `mutants` found in `out` afterwards, in `mutants`' order. A mutant in
+    `equivalent` (id -> reviewed reason) is recorded so, not run."""
+    equivalent = equivalent or {}
     done = judged(out)
     todo = [m for m in mutants if m.id not in done]
     for stale in out.parent.glob(f"{WORKSPACE_PREFIX}*"):
@@ -197,8 +202,8 @@ def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1
                 except queue.Empty:
                     return
                 check = check_for(m.template, root)
-                if check is None:
-                    record(_unjudged(m))
+                if check is None or m.id in equivalent:
+                    record(_unjudged(m, equivalent.get(m.id, "")))
                     continue
                 space = space or Workspace(root, out.parent)
                 record(space.run(m, check, timeout))
@@ -214,9 +219,27 @@ def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1
     return [done[m.id] for m in mutants if m.id in done]
 
 
-def _unjudged(m: Mutant) -> Verdict:
+def _unjudged(m: Mutant, reason: str = "") -> Verdict:
+    """A mutant not run: equivalent (`reason`), or without a check."""
     return Verdict(m.id, m.template, m.line, m.column, m.operator, m.original, m.replacement,
-                   "no-check")
+                   "equivalent" if reason else "no-check", reason=reason)
+
+
+def reviewed(path: Path | None) -> dict[str, str]:
+    """Mutant id -> the reviewed reason it is equivalent, from a JSON object
+    file (`loom mutate --equivalent FILE`); {} without one."""
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise LoomError(f"cannot read the reviewed equivalents: {str(err).splitlines()[0]}",
+                        Location(str(path))) from err
+    if not isinstance(data, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in data.items()):
+        raise LoomError("expected a JSON object of mutant id -> reason (a non-empty string)",
+                        Location(str(path)))
+    return data
 
 
 def table(verdicts: Iterable[Verdict], key: str = "operator") -> str:
@@ -246,4 +269,4 @@ def _row(name: str, c: Counter[str], width: int) -> str:
 
 
 __all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Recorder", "Verdict", "Workspace", "check_for",
-           "judged", "run_campaign", "table"]
+           "judged", "reviewed", "run_campaign", "table"]

@@ -4,8 +4,8 @@ loom.mutation.campaign and loom.mutation.config_judge say how each is
 judged).
 
     loom mutate [--template T ... | --config K@A ...] [--operator OP ...]
-                [--sample N [--seed S]] [--list] [-j N] [--timeout S]
-                [--budget S] [-o DIR]
+                [--sample N [--seed S]] [--list] [--equivalent FILE] [-j N]
+                [--timeout S] [--budget S] [-o DIR]
 
 writes DIR/mutants.jsonl (default gen/mutate) and prints a table by
 operator and by template (or config target). Run from the repository's
@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 from loom.diagnostics import Location, LoomError
-from loom.mutation.campaign import Verdict, run_campaign, table
+from loom.mutation.campaign import Verdict, reviewed, run_campaign, table
 from loom.mutation.template_mutants import OPERATORS, Mutant, template_mutants
 from loom.progress import Progress
 
@@ -62,7 +62,8 @@ def mutate_main(args: argparse.Namespace) -> int:
     out = Path(args.out_dir or "gen/mutate") / "mutants.jsonl"
     progress = Progress(enabled=args.progress)
     verdicts = run_campaign(root, mutants, out, jobs=args.jobs, timeout=args.timeout,
-                            budget=args.budget, tick=progress.update)
+                            budget=args.budget, tick=progress.update,
+                            equivalent=reviewed(_path(args.equivalent)))
     progress.clear()
     return _report(verdicts, len(mutants), out)
 
@@ -78,6 +79,7 @@ def _config_main(args: argparse.Namespace) -> int:
 
     operators = tuple(args.operators or CONFIG_OPERATORS)
     out = Path(args.out_dir or "gen/mutate") / "mutants.jsonl"
+    equivalent = reviewed(_path(args.equivalent))
     progress = Progress(enabled=args.progress)
     verdicts, total = [], 0
     for target in args.configs:
@@ -96,12 +98,16 @@ def _config_main(args: argparse.Namespace) -> int:
                       + (f"  (equivalent: {m.equivalent})" if m.equivalent else ""))
             continue
         verdicts += run_config_campaign(s, mutants, out, budget=args.budget,
-                                        tick=progress.update)
+                                        tick=progress.update, equivalent=equivalent)
     progress.clear()
     if args.list:
         print(f"{total} mutant(s)")
         return 0
     return _report(verdicts, total, out)
+
+
+def _path(name: str | None) -> Path | None:
+    return Path(name) if name else None
 
 
 def _report(verdicts: list[Verdict], total: int, out: Path) -> int:

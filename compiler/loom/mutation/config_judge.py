@@ -14,7 +14,7 @@ a second run skips the ones judged, so a time budget can split a campaign.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,9 +26,14 @@ from loom.sim.fabric_flow import FabricSetup
 
 def run_config_campaign(s: FabricSetup, mutants: Sequence[ConfigMutant], out: Path,
                         seed: int = 1, budget: float | None = None,
-                        tick: Callable[[str], None] = lambda _: None) -> list[Verdict]:
+                        tick: Callable[[str], None] = lambda _: None,
+                        equivalent: Mapping[str, str] | None = None) -> list[Verdict]:
     """Judge every mutant not yet in `out` (appending its verdict), starting
-    none after `budget` seconds; the verdicts of `mutants` in `out` afterwards."""
+    none after `budget` seconds; the verdicts of `mutants` in `out`
+    afterwards. A mutant in `equivalent` (id -> reviewed reason) is
+    recorded so, not run."""
+    mutants = [replace(m, equivalent=m.equivalent or (equivalent or {}).get(m.id, ""))
+               for m in mutants]
     done = judged(out)
     todo = [m for m in mutants if m.id not in done]
     values = s.rtl.layout.decode(s.words)
