@@ -26,6 +26,8 @@ from loom.rtl.timing import unit_timing
 class RtlTrace:
     transfers: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)  # id -> (cycle, value)
     stuck: list[tuple[int, int]] = field(default_factory=list)                   # (cycle, id)
+    left: list[int] = field(default_factory=list)
+    """Ids where the fabric harness found a token left after the run (fabric_tb.sv.j2)."""
     last_cycle: int = 0
 
     @property
@@ -35,6 +37,7 @@ class RtlTrace:
 
 RECORD = struct.Struct("<IIQ")   # cycle, channel id with flags, value (kernel_top.sv.j2)
 _STUCK, _CONTROL = 1 << 31, 1 << 30
+_LEFT = _STUCK | _CONTROL   # both: never a stuck control channel of the direct flow
 
 
 def read_trace(path: Path) -> RtlTrace:
@@ -47,6 +50,9 @@ def read_trace(path: Path) -> RtlTrace:
     transfers = trace.transfers
     last = 0
     for cycle, ident, value in RECORD.iter_unpack(data[:usable]):
+        if ident & _LEFT == _LEFT:   # written after the run: not a cycle of it
+            trace.left.append(ident & ~_LEFT)
+            continue
         last = cycle
         if ident & _STUCK:
             trace.stuck.append((cycle, ident & ~_STUCK))

@@ -29,10 +29,12 @@ from loom.sim.compare import read_memory, read_trace
 from loom.sim.fabric_check import check_edges
 from loom.sim.fabric_edges import EdgeMap, edge_map
 from loom.sim.fabric_harness import (
+    TAG_SHIFT,
     Binding,
     binding,
     fabric_plusargs,
     fabric_taps,
+    left_sites,
     read_config_end,
     read_outputs,
     render_fabric_tb,
@@ -157,6 +159,11 @@ def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
             problems.append("stuck at valid && !ready: " + ", ".join(check.stuck[:MAX_LINES]))
         if check.short:
             problems.append("short of golden tokens: " + ", ".join(check.short[:MAX_LINES]))
+    if finished and trace.left:
+        sites = left_sites(s.rtl)
+        where = sorted({sites.get(i & (1 << TAG_SHIFT) - 1, f"trace id {i}") for i in trace.left})
+        problems.append("tokens left in the fabric after the last invocation, taken by nobody: "
+                        + ", ".join(where[:MAX_LINES]))
     if result.get("mem_error"):
         problems.append("a memory model saw an out-of-range address (see sim.log)")
     bound = set(s.binding.outputs.values())

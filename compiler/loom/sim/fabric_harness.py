@@ -84,6 +84,21 @@ def tap_key(tap: int, tag: int = 0) -> int:
     return tap | tag << TAG_SHIFT
 
 
+OUTLET_BASE = 1 << 19
+"""The trace id of the first PE output port (an outlet): a token left there
+after the last invocation is recorded with it (the taps' ids stay below)."""
+
+
+@dataclass(frozen=True)
+class Outlet:
+    """A PE's output ports, as the end-of-run check of the harness reads them."""
+
+    pe: str
+    outputs: int
+    base: int
+    """The trace id of output 0 (output k: base + k)."""
+
+
 TAPPED = ("spatial_pe", "extmemory", "memory")
 """The nodes whose input ports end DFG edges' routes (a memory's: its address
 and store data lanes)."""
@@ -107,7 +122,29 @@ def fabric_taps(rtl: FabricRtl) -> list[Tap]:
             bits = value_width(t) if tags else lane
             taps.append(Tap(len(taps), identifier(node.name), k, k * lane, min(bits, 64),
                             k * lane + bits if tags else 0, tags))
+    if len(taps) > OUTLET_BASE:
+        raise LoomError(f"{len(taps)} tapped ports: the fabric harness numbers at most "
+                        f"{OUTLET_BASE}")
     return taps
+
+
+def fabric_outlets(rtl: FabricRtl) -> list[Outlet]:
+    """Every PE's output ports, ids from OUTLET_BASE in body order."""
+    outlets, base = [], OUTLET_BASE
+    for node in rtl.view.nodes:
+        if node.kind == "spatial_pe":
+            outlets.append(Outlet(identifier(node.name), len(node.out_types), base))
+            base += len(node.out_types)
+    return outlets
+
+
+def left_sites(rtl: FabricRtl) -> dict[int, str]:
+    """Trace id -> where a token the harness found left after the last
+    invocation sat: a tapped input (`pe_1_2 input 0`) or a PE output."""
+    sites = {t.id: f"{t.pe} input {t.port}" for t in fabric_taps(rtl)}
+    for o in fabric_outlets(rtl):
+        sites.update({o.base + k: f"{o.pe} output {k}" for k in range(o.outputs)})
+    return sites
 
 
 def top_ports(rtl: FabricRtl) -> tuple[list[TopPort], list[TopPort]]:
@@ -131,7 +168,7 @@ def render_fabric_tb(rtl: FabricRtl) -> tuple[str, str]:
     text = template_environment().get_template("fabric_tb.sv.j2").render(
         top=rtl.top, inputs=ins, outputs=outs, memories=mems, cfg_words=max(1, rtl.layout.word_count),
         pes=[identifier(n.name) for n in rtl.view.nodes if n.kind == "spatial_pe"],
-        taps=fabric_taps(rtl), tag_shift=TAG_SHIFT,
+        taps=fabric_taps(rtl), outlets=fabric_outlets(rtl), tag_shift=TAG_SHIFT,
         max_invocations=MAX_INVOCATIONS, mem_depth=MEM_DEPTH,
         master=[name for _, name, _ in rtl.master])
     return module, text
