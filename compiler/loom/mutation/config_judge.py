@@ -4,8 +4,10 @@ cached, so a mutant costs one run), checked as `loom sim K --adg A` checks
 (loom.sim.fabric_flow.run) under one stall seed.
 
 A mutant is `killed` when the run reports a problem (`killed_by`: the
-first, e.g. the first diverging DFG edge, a deadlock, a memory mismatch),
-`survived` when it passes. Verdicts go to mutants.jsonl beside the template
+first, e.g. the first diverging DFG edge, a deadlock, a memory mismatch,
+a token left in the fabric), `survived` when it passes, `timeout` when it
+runs past RUN_FACTOR times the unmutated run's cycles before any edge
+diverged (it might have finished, and right, with more time). Verdicts go to mutants.jsonl beside the template
 mutants' (loom.mutation.campaign.Verdict: `template` holds
 `config:<kernel>@<adg>`, `original` and `replacement` the field's values);
 a second run skips the ones judged, so a time budget can split a campaign.
@@ -18,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from loom.diagnostics import LoomError
 from loom.mutation.campaign import Recorder, Verdict, judged
 from loom.mutation.config_mutants import ConfigMutant
 from loom.sim import fabric_flow, profiles
@@ -38,26 +41,49 @@ def run_config_campaign(s: FabricSetup, mutants: Sequence[ConfigMutant], out: Pa
     todo = [m for m in mutants if m.id not in done]
     values = s.rtl.layout.decode(s.words)
     start, recorder = time.monotonic(), Recorder(out, done, len(todo), tick)
+    cycles = baseline_cycles(s, seed) if any(not m.equivalent for m in todo) else 0
     for m in todo:
         if budget is not None and time.monotonic() - start >= budget:
             break
-        recorder.record(judge(s, m, values, seed))
+        recorder.record(judge(s, m, values, seed, RUN_FACTOR * cycles + RUN_SLACK))
     return [done[m.id] for m in mutants if m.id in done]
 
 
+RUN_FACTOR, RUN_SLACK = 4, 2000
+"""A mutant's run may take RUN_FACTOR times the unmutated run's cycles plus
+RUN_SLACK: past that it is a `timeout` (a fault that loops for ever would
+otherwise run to the flow's budget of 200 cycles a token, writing a trace
+of hundreds of megabytes)."""
+
+
+def baseline_cycles(s: FabricSetup, seed: int) -> int:
+    """The cycles of the unmutated configuration's run, which must pass."""
+    result = fabric_flow.run(s, profiles.for_seed(seed))
+    if not result.passed:
+        raise LoomError(f"{s.name} on {s.mapped.target.name}: the unmutated configuration "
+                        f"fails under seed {seed}: {result.problems[0]}")
+    return int(result.report["cycles"])
+
+
 def judge(s: FabricSetup, m: ConfigMutant, values: dict[str, dict[str, int]],
-          seed: int) -> Verdict:
-    """One run of the fabric on `m`'s words (none for an equivalent mutant)."""
+          seed: int, max_cycles: int | None = None) -> Verdict:
+    """One run of the fabric on `m`'s words (none for an equivalent mutant):
+    killed by its first problem, a `timeout` when it ran out of `max_cycles`
+    with no other problem than not finishing."""
     if m.equivalent:
         return Verdict(m.id, f"config:{m.target}", 0, 0, m.operator, f"{m.field}={m.original}",
                        f"{m.field}={m.replacement}", "equivalent", reason=m.equivalent)
     t = time.monotonic()
     words = s.rtl.layout.encode(m.apply(values))
-    result = fabric_flow.run(replace(s, words=words), profiles.for_seed(seed))
+    result = fabric_flow.run(replace(s, words=words), profiles.for_seed(seed), max_cycles)
+    # past the short budget the run might still have finished, and right:
+    # only a divergence already seen kills it
+    ran_out = result.report["sim_status"] == "timeout" and not any(
+        p.startswith("first divergence") for p in result.problems)
+    verdict = "timeout" if ran_out else "survived" if result.passed else "killed"
     return Verdict(m.id, f"config:{m.target}", 0, 0, m.operator, f"{m.field}={m.original}",
-                   f"{m.field}={m.replacement}",
-                   "survived" if result.passed else "killed",
-                   result.problems[0][:200] if result.problems else "",
+                   f"{m.field}={m.replacement}", verdict,
+                   result.problems[0][:200] if verdict == "killed" else "",
                    f"loom sim --seed {seed}", round(time.monotonic() - t, 1))
 
 

@@ -131,12 +131,14 @@ def _result_args(func: Operation) -> list[int]:
             if not isinstance(t, NoneType)]
 
 
-def run(s: FabricSetup, settings: RunSettings) -> FabricResult:
-    """One run under `settings`: results and memories against the native run."""
+def run(s: FabricSetup, settings: RunSettings, max_cycles: int | None = None) -> FabricResult:
+    """One run under `settings`: results and memories against the native run.
+    `max_cycles` bounds it tighter than the default (a mutation campaign's
+    faults may loop forever)."""
     run_dir = (s.out_dir / "sim" / f"{s.mapped.target.name}-{settings.name}").resolve()
     tokens = s.golden.execution.tokens
     # past the watchdog: a run that stops ends as a deadlock, which records its stuck ports
-    budget = max(1000 + 2 * len(s.words) + 200 * tokens, settings.watchdog + 1000)
+    budget = max_cycles or max(1000 + 2 * len(s.words) + 200 * tokens, settings.watchdog + 1000)
     with dir_lock(run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
         plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
