@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from xdsl.dialects.builtin import NoneType
 
 from loom.fabric.adg_view import adg_view
 from loom.fabric.config_layout import FabricLayout, fabric_layout, join_mask
@@ -68,6 +69,20 @@ def test_a_join_operand_outside_its_mask_is_equivalent_and_the_others_are_not():
     assert made["opcode"].replacement == join + 1 and other.num_inputs != 4
     # every other node is unused: nothing of theirs is mutated
     assert {m.slice for m in config_mutants("k@chess-2x2", layout, values)} == {"pe_0_1"}
+
+
+def test_an_element_size_under_a_zero_offset_is_equivalent():
+    # the element address is (addr_offset + (addr << e)) >> e
+    # (docs/fabric/extmemory.md): with the mapper's offset 0 it is addr
+    # whatever e; with another offset e matters
+    layout = _layout("chess-2x2-ext1")
+    values = {s.name: s.unused() for s in layout.slices}
+    for offset, equivalent in ((0, True), (8, False)):
+        values["extmem_0"] = {"region0.valid": 1, "region0.end_lane": 1,
+                              "region0.addr_offset": offset, "region0.elem_size_log2": 2}
+        made = {m.field: m for m in config_mutants("k@chess-2x2-ext1", layout, values)}
+        assert bool(made["region0.elem_size_log2"].equivalent) == equivalent
+        assert not made["region0.valid"].equivalent and not made["region0.end_lane"].equivalent
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +151,28 @@ def test_a_token_stranded_at_an_unrouted_pe_output_is_reported(fabric):
                 assert not left or left[0].endswith(site), (site, result.problems)
                 reported += [site] if left else []
     assert reported
+
+
+def test_control_inputs_carry_random_data_a_value_edge_would_show(fabric, tmp_path):
+    # the campaign's route survivors on sw_2_3 swapped a none token (its
+    # data all zero) for a constant 0: the harness now drives a control
+    # input's data with seeded random bits of the port's width, which no
+    # check reads but a value edge fed by mistake would
+    from loom.sim.fabric_harness import fabric_plusargs, top_ports
+
+    widths = {p.name: p.width for p in top_ports(fabric.rtl)[0]}
+    args = fabric.func.regions[0].block.args
+    (start,) = [a.index for a in args if isinstance(a.type, NoneType)]
+    port = fabric.binding.inputs[start]
+
+    def drawn(seed: int) -> list[int]:
+        run = tmp_path / str(seed)
+        run.mkdir(exist_ok=True)
+        fabric_plusargs(fabric.binding, fabric.func, fabric.bundle, fabric.words, run,
+                        profiles.for_seed(seed), "scale.c", widths)
+        return [int(x, 16) for x in (run / f"in_{port}.hex").read_text().split()]
+
+    one = drawn(1)
+    assert len(one) == fabric.bundle.start_token_count == 2
+    assert any(one) and all(v < 1 << widths[port] for v in one)
+    assert drawn(1) == one != drawn(2)   # the seed's, the same every run

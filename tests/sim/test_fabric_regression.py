@@ -135,7 +135,11 @@ after it, 315 s); every kernel of ON_CHIP and the 20x20 group maps onto its
 preset at seed 0. After the configurable ALU (1e491eb, every ALU PE
 changed): the 33 kernels of the 8x8 groups pass both seeds (361 s, one at a
 time, with their presets' builds) and the 36 of WIDE (698 s with the
-build), 2026-11-28 on 31077ca."""
+build), 2026-11-28 on 31077ca. After the multiplier mix (one row in two
+from 8x8 on, none in a divider PE: every 8x8 and 16x16 changed) and with
+the harness's left-token check (054a424): the 33 kernels of the 8x8 groups
+with FLOAT's 3, and WIDE's 36, pass both seeds (1,489 s with every
+preset's build, beside a mutation campaign), 2026-11-28."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-8x8-ext2-mem1x2s2": ["local_hist"],

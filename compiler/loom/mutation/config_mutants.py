@@ -15,6 +15,11 @@ The operators are the faults a config encoder or a mapper makes:
   (constant, predicate, op select, cont_cond), a memory region's fields, a
   tag, a fifo's bypass.
 
+Shown equivalent here, with the reason (listed, not run): a join operand
+outside the join's configured mask; a memory region's element size under
+the mapper's zero address offset (docs/fabric/extmemory.md's element
+address does not depend on it then).
+
 Only what the mapping uses is mutated (an enabled PE, a switch with a
 route, a memory's valid regions, any other slice with a nonzero field): a
 fault in an unused node changes nothing anyone can check. Of a PE's port
@@ -172,7 +177,11 @@ def _other(target: str, s: Slice, v: Mapping[str, int]) -> Iterator[ConfigMutant
         region, _, part = name.rpartition(".")
         if region.startswith("region") and part != "valid" and not v.get(f"{region}.valid"):
             continue   # a region the mapping leaves invalid
-        yield _flip(target, s, v, name)
+        e = v[name]
+        same = part == "elem_size_log2" and not v.get(f"{region}.addr_offset")
+        yield replace(_flip(target, s, v, name), equivalent=(
+            "with addr_offset 0 the element address (addr_offset + (addr << e)) >> e is addr "
+            f"for e = {e} and {e ^ 1} (addresses below 2^{32 - max(e, e ^ 1)})") if same else "")
 
 
 __all__ = ["CONFIG_OPERATORS", "ConfigMutant", "config_mutants"]

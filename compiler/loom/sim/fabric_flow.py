@@ -35,6 +35,7 @@ from loom.sim.fabric_harness import (
     fabric_plusargs,
     fabric_taps,
     left_sites,
+    top_ports,
     read_config_end,
     read_outputs,
     render_fabric_tb,
@@ -142,7 +143,8 @@ def run(s: FabricSetup, settings: RunSettings, max_cycles: int | None = None) ->
     with dir_lock(run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
         plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
-                                   str(s.mapped.inputs.dfg))
+                                   str(s.mapped.inputs.dfg),
+                                   {p.name: p.width for p in top_ports(s.rtl)[0]})
         result = s.build.run(run_dir, plusargs, max_cycles=budget)
         if result["status"] == "crashed":
             raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "

@@ -7,6 +7,7 @@ ends is the mapped kernel's business (loom.sim.fabric_edges)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from math import prod
 from pathlib import Path
@@ -212,9 +213,14 @@ def _memref_elements(func: Operation, arg: int, bundle: Bundle) -> int:
 
 
 def fabric_plusargs(b: Binding, func: Operation, bundle: Bundle, words: list[int],
-                    run_dir: Path, settings: RunSettings, kernel: str) -> list[str]:
+                    run_dir: Path, settings: RunSettings, kernel: str,
+                    port_widths: dict[str, int] | None = None) -> list[str]:
     """Plusargs of one run; writes the config words, the input tokens and the
-    memory images into run_dir."""
+    memory images into run_dir. A none-typed (control) input's tokens carry
+    random bits of its port's width (`port_widths`, else 1), drawn from the
+    seed: no check reads them, so a fault that hands a control token's data
+    to a value (a swapped route, a wrong mux) shows, where all-zero data
+    would pass for a constant 0."""
     n = bundle.start_token_count
     if n > MAX_INVOCATIONS:
         raise LoomError(f"{n} invocations: the fabric harness holds at most "
@@ -232,7 +238,8 @@ def fabric_plusargs(b: Binding, func: Operation, bundle: Bundle, words: list[int
     for arg, port in sorted(b.inputs.items()):
         t = block_args[arg].type
         if isinstance(t, NoneType):
-            values = [0] * n
+            noise = random.Random(settings.seed * 1_000_003 + arg)
+            values = [noise.getrandbits((port_widths or {}).get(port, 1)) for _ in range(n)]
         else:
             width = wire_width(t)
             values = [bits(bundle.scalar(arg, k) or 0, width) for k in range(n)]
