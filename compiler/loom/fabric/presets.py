@@ -339,9 +339,10 @@ def _alu_div() -> list[fu.FunctionUnit]:
     remui) is configured: the four share one datapath. The two largest units
     sit in different PEs, as on a heterogeneous CGRA: a divider PE with the
     multiplier too was 41,300 Yosys cells."""
-    return _alu(multiplier=False) + [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
-                                     latency=divider_latency(int(t[1:])))
-                     for t, suffix in ((DATA, ""), (INT, "_i32"))]
+    dividers = [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
+                                latency=divider_latency(int(t[1:])))
+                for t, suffix in ((DATA, ""), (INT, "_i32"))]
+    return _alu(multiplier=False) + dividers
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,8 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
     mine = {key for o in m.problem.options[node.id] for key in o.resources}
     rivals = [n for n in m.sw.nodes if n.op is not None
               and mine & {key for o in m.problem.options[n.id] for key in o.resources}]
-    hosts = counted(len(mine), *(("memory", "memories") if node.kind == "memory" else ("PE", "PEs")))
+    noun = ("memory", "memories") if node.kind == "memory" else ("PE", "PEs")
+    hosts = counted(len(mine), *noun)
     fix = _preset_with(node.op, len(rivals))
     hint = (f"the smallest preset with {len(rivals)} is {fix}" if fix
             else f"no preset has {len(rivals)}")

@@ -179,7 +179,8 @@ def _hosts(nodes: list[DfgNode], wants: list[list[int]], capacity: list[int], ad
     need = sum(1 for w in wants if set(w) <= only)
     have = sum(capacity[r] for r in only)
     hosts = counted(have, *noun)
-    return Shortfall(nodes[item], f"C1: {describe(nodes[item].op)}: {adg} has {hosts} "  # type: ignore[arg-type]
+    what = describe(nodes[item].op)  # type: ignore[arg-type]
+    return Shortfall(nodes[item], f"C1: {what}: {adg} has {hosts} "
                      f"that can host it and the kernel has {need} ops that need one of them")
 
 

@@ -268,5 +268,5 @@ def _row(name: str, c: Counter[str], width: int) -> str:
     return f"{name:<{width}} " + " ".join(f"{c[k]:>10}" for k in VERDICTS) + f"  {rate}"
 
 
-__all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Recorder", "Verdict", "Workspace", "check_for",
-           "judged", "reviewed", "run_campaign", "table"]
+__all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Recorder", "Verdict", "Workspace",
+           "check_for", "judged", "reviewed", "run_campaign", "table"]

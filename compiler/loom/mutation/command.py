@@ -86,8 +86,8 @@ def _config_main(args: argparse.Namespace) -> int:
         kernel, at, adg = target.partition("@")
         if not (kernel and at and adg):
             raise LoomError(f"--config {target!r}: expected KERNEL@ADG (e.g. fir@chess-8x8-ext2)")
-        s = fabric_flow.setup(MapRequest(KernelSource(kernel, out_dir=out.parent / Path(kernel).stem),
-                                         adg))
+        source = KernelSource(kernel, out_dir=out.parent / Path(kernel).stem)
+        s = fabric_flow.setup(MapRequest(source, adg))
         made = config_mutants(f"{s.name}@{adg}", s.rtl.layout, s.rtl.layout.decode(s.words),
                               operators)
         mutants = sample(made, args.sample, args.seed)

@@ -7,10 +7,12 @@ A mutant is `killed` when the run reports a problem (`killed_by`: the
 first, e.g. the first diverging DFG edge, a deadlock, a memory mismatch,
 a token left in the fabric), `survived` when it passes, `timeout` when it
 runs past RUN_FACTOR times the unmutated run's cycles before any edge
-diverged (it might have finished, and right, with more time). Verdicts go to mutants.jsonl beside the template
-mutants' (loom.mutation.campaign.Verdict: `template` holds
-`config:<kernel>@<adg>`, `original` and `replacement` the field's values);
-a second run skips the ones judged, so a time budget can split a campaign.
+diverged (it might have finished, and right, with more time).
+
+Verdicts go to mutants.jsonl beside the template mutants' (Verdict of
+loom.mutation.campaign: `template` holds `config:<kernel>@<adg>`,
+`original` and `replacement` the field's values); a second run skips the
+ones judged, so a time budget can split a campaign.
 """
 
 from __future__ import annotations

@@ -35,10 +35,10 @@ from loom.sim.fabric_harness import (
     fabric_plusargs,
     fabric_taps,
     left_sites,
-    top_ports,
     read_config_end,
     read_outputs,
     render_fabric_tb,
+    top_ports,
 )
 from loom.sim.flow import MAX_LINES, GoldenFailed
 from loom.sim.harness import MEM_MODEL
