@@ -45,8 +45,11 @@ def config(layout) -> dict[str, dict[str, int]]:
         name = f"route.o{o}.i{i}"
         assert name in {f.name for f in layout.slice(sw).fields}, (sw, name)
         cfg.setdefault(sw, {})[name] = 1
-    # fu_alu's body: one op per ALU_OPS entry, then the fabric.mux (body op 8)
-    cfg["pe_0_0"] = _pe(layout, "pe_0_0", "fu_alu", 3, **{"8.sel": ALU_OPS.index("addi")})
+    # fu_alu's body: its constant (op 0) and the right operand's fabric.mux
+    # (op 1; sel 0: the second input), one op per ALU_OPS entry, then the
+    # op's fabric.mux (body op 10)
+    cfg["pe_0_0"] = _pe(layout, "pe_0_0", "fu_alu", 3,
+                        **{"1.sel": 0, f"{2 + len(ALU_OPS)}.sel": ALU_OPS.index("addi")})
     cfg["pe_1_1"] = _pe(layout, "pe_1_1", "fu_muli", 3)
     return cfg
 

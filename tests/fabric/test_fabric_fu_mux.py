@@ -95,16 +95,20 @@ def test_fu_mux_selects_the_effective_graph():
 # fu_div: presets.py's divider, the four divisions on one datapath (fabric/rtl/fu.py's
 # shared_groups), its op the mux's sel; operands mix random values with the edge
 # cases (zero, one, -1, MIN) so every selection meets division by zero and MIN / -1.
-def _binary_pe(unit: FunctionUnit) -> str:
-    """An ADG of one two-input PE (pe_0_0) that holds `unit` alone."""
+def _binary_pe(unit: FunctionUnit, inputs: int = 2) -> str:
+    """An ADG of one PE (pe_0_0) of `inputs` inputs that holds `unit` alone."""
+    ports = ", ".join(f"%p{k}: {B}" for k in range(inputs))
+    args = ", ".join(f"%i{k}: {B}" for k in range(inputs))
+    names = ", ".join(f"%i{k}" for k in range(inputs))
+    types = ", ".join([B] * inputs)
     return f"""
 module {{
-  fabric.spatial_pe @pe_u(%p0: {B}, %p1: {B}) -> ({B}) {{
+  fabric.spatial_pe @pe_u({ports}) -> ({B}) {{
 {chr(10).join(unit.render("    "))}
     fabric.yield
   }}
-  fabric.module @units(%a: {B}, %b: {B}) -> ({B}) {{
-    %o = fabric.instance @pe_u(%a, %b) {{sym_name = "pe_0_0"}} : ({B}, {B}) -> ({B})
+  fabric.module @units({args}) -> ({B}) {{
+    %o = fabric.instance @pe_u({names}) {{sym_name = "pe_0_0"}} : ({types}) -> ({B})
     fabric.yield %o : {B}
   }}
 }}
@@ -161,3 +165,33 @@ def _alu_case(rng, op: str, n: int) -> FabricCase:
 def test_alu_unit_computes_as_configured():
     run_fabric("fu_alu", ALU_ADG, cycling(ALU_OPS, _alu_case), seed=1, tokens=150,
                episodes=2 * len(ALU_OPS))
+
+
+# fu_alu with a constant operand (the presets' ALU: configurable's constant_rhs):
+# the rhs mux (body op 1) at sel 1 takes the constant of body op 0, fired by
+# the third input, so in1 stays disconnected; the constant is drawn from the
+# edge values (shift amounts around the width for the shifts).
+ALU_C_ADG = _binary_pe(configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], f"i{ALU_W}",
+                                    constant_rhs=True), inputs=3)
+
+
+def _alu_constant_case(rng, op: str, n: int) -> FabricCase:
+    a = [rng.choice(edge_values(ALU_W)) if rng.random() < 0.3 else rng.getrandbits(ALU_W)
+         for _ in range(n)]
+    k = rng.choice([0, 1, ALU_W - 1, ALU_W, ALU_W + 3] if op.startswith("sh")
+                   else edge_values(ALU_W))
+    trigger = random_tokens(rng, ALU_W, n)   # a none token's data is not read
+    fields = {"enable": 1, "out0.sel": 0, "fu.0.value": k, "fu.1.sel": 1,
+              f"fu.{2 + len(ALU_OPS)}.sel": ALU_OPS.index(op),
+              "in0.sel": 0, "in1.disconnect": 1, "in2.sel": 2}
+    model = FuModel("fu_alu", (ALU_W, ALU_W, 0), (ALU_W,),
+                    choices=tuple(f"arith.{o}" for o in ALU_OPS), constant_rhs=True)
+    expected = spatial_pe(fields, [a, [], trigger], 1, [model])
+    assert expected.outputs[0] == golden_streams(BINARY_CLASSES[op](ALU_W), [a, [k] * n])[0][0]
+    return FabricCase({"pe_0_0": fields}, {"in0": a, "in1": [], "in2": trigger},
+                      {"out0": expected.outputs[0]}, {"in0": n, "in1": 0, "in2": n})
+
+
+def test_alu_unit_takes_its_constant_operand():
+    run_fabric("fu_alu_c", ALU_C_ADG, cycling(ALU_OPS, _alu_constant_case), seed=2, tokens=120,
+               episodes=len(ALU_OPS))

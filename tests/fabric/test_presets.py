@@ -57,10 +57,14 @@ def _words(bits: int) -> int:
 
 
 def _fu_payload(fu: Operation) -> int:
-    """LOOM's FU config fields (ConfigGenConfig.cpp, docs/loom-fabric-notes.md section 4.5)."""
+    """LOOM's FU config fields (ConfigGenConfig.cpp, docs/loom-fabric-notes.md section 4.5;
+    a configurable fabric.mux: ADGFlattenerWiring.cpp's extractFUConfigFieldWidths)."""
     bits = 0
     for op in fu.regions[0].block.ops:
-        if op.name == "handshake.constant":
+        if op.name == "fabric.mux" and not len(op.operands) == len(op.results) == 1:
+            n = max(len(op.operands), len(op.results))
+            bits += (n - 1).bit_length() + 2
+        elif op.name == "handshake.constant":
             bits += scalar_width(op.results[0].type) or 0
         elif op.name in ("arith.cmpi", "arith.cmpf"):
             bits += 4
@@ -153,8 +157,10 @@ def test_frequent_ops_sit_in_every_pe(tmp_path):
         assert {"handshake.cond_br", "handshake.constant", "dataflow.carry",
                 "dataflow.invariant", "arith.index_cast", "arith.cmpi"} <= singles, pe
         assert "arith.addi" in singles | choices, pe
-        if pe != "pe_ctrl":   # the ALU PEs: adds, logic ops and shifts in one unit
-            assert {f"arith.{op}" for op in ALU_OPS} | {"fabric.mux"} in units, pe
+        if pe != "pe_ctrl":   # the ALU PEs: adds, logic ops and shifts in one unit,
+            # whose right operand may be a constant of its own
+            assert {f"arith.{op}" for op in ALU_OPS} | {"fabric.mux", "handshake.constant"} \
+                in units, pe
             assert not singles & {f"arith.{op}" for op in ALU_OPS}, pe
     # the checkerboard: half control PEs; dividers in one PE of 16 (-d4, the
     # default), the central one of each 4x4 block, or of 4 (-d2)
@@ -177,11 +183,16 @@ def _multiplier_rows(name: str, tmp_path: Path) -> tuple[dict[str, list[set[str]
 def test_multipliers_in_one_row_of_k(tmp_path):
     # -m2, the 8x8's default: the ALU PEs of even rows keep the 64-bit
     # multiplier, those of odd rows are pe_alu_nomul, the same units but
-    # muli; the divider PEs are pe_alu_nomul's units and the dividers
+    # muli; the divider PEs hold the units every PE has and the dividers
     ops, rows = _multiplier_rows("chess-8x8", tmp_path)
     assert parse_preset("chess-8x8") == parse_preset("chess-8x8-m2")
     assert ops["pe_alu_nomul"] == [u for u in ops["pe_alu"] if u != {"arith.muli"}]
-    assert ops["pe_alu_div"][:len(ops["pe_alu_nomul"])] == ops["pe_alu_nomul"]
+    *common, div64, div32 = ops["pe_alu_div"]
+    assert common == ops["pe_ctrl"][:len(common)] == ops["pe_alu"][:len(common)]
+    assert div64 == div32 == {f"arith.{op}" for op in DIV_OPS} | {"fabric.mux"}
+    # with every ALU PE multiplying (-m1), a divider PE is an ALU PE without it
+    dense, _ = _multiplier_rows("chess-8x8-m1", tmp_path / "m1")
+    assert dense["pe_alu_div"][:len(ops["pe_alu_nomul"])] == ops["pe_alu_nomul"]
     assert rows == {0, 2, 4, 6}
     # 32 ALU cells (r + c even), 4 on each row: the 16 of rows 0, 2, 4, 6 but
     # the four divider PEs multiply

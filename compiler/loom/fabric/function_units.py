@@ -62,19 +62,33 @@ def binary(name: str, op: str, type_: str, result: str | None = None,
     return _unit(name, [type_, type_], [out], f"{op} %arg0, %arg1 : {out}", latency, interval)
 
 
-def configurable(name: str, ops: Sequence[str], type_: str,
+def configurable(name: str, ops: Sequence[str], type_: str, constant_rhs: bool = False,
                  latency: int = 1, interval: int = 1) -> FunctionUnit:
     """Binary `ops` on the same two operands of `type_`, a `fabric.mux` picking
     the one the config wants (LOOM's configurable function unit): the
     mapper's tech-map sets the mux's sel, the fabric RTL builds the ops that
-    share a datapath (the four divisions) as one unit."""
-    lines = [f"%{k} = {op} %arg0, %arg1 : {type_}" for k, op in enumerate(ops)]
+    share a datapath (the four divisions) as one unit. With `constant_rhs`
+    the right operand is, by a second mux, either the second input or a
+    `handshake.constant` fired by a third (`none`) input: a constant operand
+    costs a config field, not a PE of its own (LOOM's compound unit)."""
+    lines: list[str] = []
+    rhs = "%arg1"
+    inputs: tuple[str, ...] = (type_, type_)
+    if constant_rhs:
+        inputs = (type_, type_, "none")
+        lines += [f"%c = handshake.constant %arg2 {{value = 0 : {type_}}} : {type_}",
+                  f"%rhs = fabric.mux %arg1, %c {_MUX_FLAGS} : {type_}, {type_} -> {type_}"]
+        rhs = "%rhs"
+    lines += [f"%{k} = {op} %arg0, {rhs} : {type_}" for k, op in enumerate(ops)]
     picked = f"%{len(ops)}"
     results = ", ".join(f"%{k}" for k in range(len(ops)))
-    lines.append(f"{picked} = fabric.mux {results} {{sel = 0 : i64, discard = false, "
-                 f"disconnect = false}} : {', '.join([type_] * len(ops))} -> {type_}")
+    lines.append(f"{picked} = fabric.mux {results} {_MUX_FLAGS} : "
+                 f"{', '.join([type_] * len(ops))} -> {type_}")
     lines.append(_yield([picked], [type_]))
-    return FunctionUnit(name, (type_, type_), (type_,), tuple(lines), latency, interval)
+    return FunctionUnit(name, inputs, (type_,), tuple(lines), latency, interval)
+
+
+_MUX_FLAGS = "{sel = 0 : i64, discard = false, disconnect = false}"
 
 
 def unary(name: str, op: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:

@@ -57,9 +57,10 @@ How the fabric was chosen:
   a checkerboard like LOOM's heterogeneous meshes: `pe_ctrl` on cells with
   r+c odd (streams, gates, mux, join, load, store, index carry), `pe_alu`
   on even cells (the other arithmetic, compares, compare-select, casts),
-  and `pe_alu_div` (an ALU PE without the multiplier plus an i32 and an
-  i64 divider, the largest units, each doing divsi, divui, remsi or remui
-  as configured: one `fabric.mux` unit, one datapath) on one even cell in
+  and `pe_alu_div` (an i32 and an i64 divider, the largest units, each
+  doing divsi, divui, remsi or remui as configured: one `fabric.mux` unit,
+  one datapath; beside the common units, or with `-m1` and below 8x8 beside
+  an ALU PE's without the multiplier) on one even cell in
   16 (`-d4`, divider_cell; `-d<K>` for one in K * K); the other ALU PEs of
   one row in K keep the 64-bit multiplier (`-m<K>`, multiplier_cell; K 2
   from 8x8 on, 1 below: multiplier_default), the others are `pe_alu_nomul`.
@@ -285,7 +286,7 @@ def _alu(multiplier: bool = True) -> list[fu.FunctionUnit]:
     the 32-bit shifts another: a shift by 32 or more is not the low bits of
     the 64-bit one."""
     return _common() + [
-        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA),
+        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA, constant_rhs=True),
         fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT),
         *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY)] if multiplier else []),
         fu.select("fu_select", DATA),
@@ -334,15 +335,18 @@ def _floats() -> list[fu.FunctionUnit]:
               for t in FLOAT_TYPES for op, i in FLOAT_TO_INT)]
 
 
-def _alu_div() -> list[fu.FunctionUnit]:
-    """pe_alu_nomul and one divider per width whose op (divsi, divui, remsi,
-    remui) is configured: the four share one datapath. The two largest units
+def _alu_div(alu: bool = True) -> list[fu.FunctionUnit]:
+    """One divider per width whose op (divsi, divui, remsi, remui) is
+    configured: the four share one datapath; with `alu`, beside
+    pe_alu_nomul's units, else beside the common units only (the sparse
+    mixes, `-m2` and up: their many ALU PEs host the rest, and a divider PE
+    without them is about 4,000 Yosys cells smaller). The two largest units
     sit in different PEs, as on a heterogeneous CGRA: a divider PE with the
     multiplier too was 41,300 Yosys cells."""
     dividers = [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
                                 latency=divider_latency(int(t[1:])))
                 for t, suffix in ((DATA, ""), (INT, "_i32"))]
-    return _alu(multiplier=False) + dividers
+    return (_alu(multiplier=False) if alu else _common()) + dividers
 
 
 @dataclass(frozen=True)
@@ -587,11 +591,12 @@ def multiplier_cell(r: int, every: int) -> bool:
 
 
 def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
+    dense = p.multiplier_every == 1   # below 8x8 and -m1: a divider PE is an ALU PE too
     kinds = {
         "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl()),
         "alu": b.define_pe("pe_alu", 4, 4, WIDTH, _alu()),
-        "alu_div": b.define_pe("pe_alu_div_fp", 4, 4, WIDTH, _alu_div() + _floats())
-        if p.floats else b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div()),
+        "alu_div": b.define_pe("pe_alu_div_fp", 4, 4, WIDTH, _alu_div(dense) + _floats())
+        if p.floats else b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div(dense)),
     }
 
     if p.multiplier_every > 1:

@@ -36,6 +36,7 @@ from loom.mapper.mapping import Mapping
 from loom.mapper.dfg_graph import DfgEdge
 from loom.fabric.adg_view import AdgView
 from loom.mapper.inventory import hw_units
+from loom.mapper.contraction import FOLDED
 from loom.mapper.matching import candidates
 from loom.mapper.port_types import value_type
 
@@ -56,18 +57,19 @@ class Violation:
 
 
 def _routed(m: Mapping) -> Iterator[tuple[DfgEdge, list[int]]]:
-    """Each DFG edge with a route (memref bindings excluded) and its route."""
+    """Each DFG edge with a route (memref bindings and intra-FU edges excluded) and its route."""
     for e in m.sw.edges:
         path = m.paths[e.id]
-        if path is not None and not e.is_memref:
+        if path and not e.is_memref:
             yield e, path
 
 
 def _c1(m: Mapping, view: AdgView | None) -> list[Violation]:
     found = []
     units = hw_units(view) if view is not None else []
-    for n in m.sw.nodes:
-        if n.is_memref_input:
+    folded = m.problem.contraction.folded if m.problem.contraction is not None else {}
+    for n in m.problem.sw.nodes:   # the contracted view: a folded constant rides its host
+        if n.is_memref_input or n.kind == FOLDED:
             continue
         o = m.placement.chosen[n.id]
         if o is None:
@@ -75,7 +77,7 @@ def _c1(m: Mapping, view: AdgView | None) -> list[Violation]:
         elif o.candidate is not None and n.op is not None and view is not None:
             c = o.candidate
             unit = [u for u in units if (u.pe, u.opcode) == (c.pe, c.opcode)]
-            if c not in candidates(n.op, unit):
+            if c not in candidates(n.op, unit, folded.get(n.id)):
                 found.append(Violation("C1", f"node {n.id} ({n.op.name}) cannot run on "
                                              f"{c.unit} of {c.pe}", sw_node=n.id))
     return found
@@ -114,8 +116,8 @@ def _endpoints(m: Mapping, e) -> tuple[int | None, int | None]:
 def _c3(m: Mapping) -> list[Violation]:
     found = []
     wires = {(x.src, x.dst) for x in m.adg.edges}
-    for e in m.sw.edges:
-        if e.is_memref:
+    for e in m.problem.sw.edges:   # the view's ends: an edge into a folded constant ends at its host
+        if e.is_memref or e.internal:
             continue
         src, dst = _endpoints(m, e)
         if src is None or dst is None:

@@ -59,6 +59,8 @@ class DfgEdge:
     """The value as produced (names the edge in diagnostics)."""
     is_memref: bool = False
     """A memref: bound to a memory, not routed."""
+    internal: bool = False
+    """An intra-FU edge of a compound unit (contraction.py): not routed."""
 
 
 @dataclass

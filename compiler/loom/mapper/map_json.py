@@ -58,11 +58,15 @@ class Classes:
 
 
 def _techmap(m: Mapping, classes: Classes) -> dict[str, Any]:
+    """Candidates and selected units per host: a compound unit's lists its
+    folded constants too (`sw_nodes`, LOOM's contracted units)."""
     candidates: list[dict[str, Any]] = []
     info: list[dict[str, Any]] = []
     selected: list[dict[str, Any]] = []
+    covers = _covers(m)
+    by_node: dict[int, tuple[list[int], int | None]] = {}
     for n in m.sw.nodes:
-        if n.kind != "op":
+        if n.kind != "op" or n.id not in covers:
             continue
         chosen = m.placement.chosen[n.id]
         ids = []
@@ -73,20 +77,27 @@ def _techmap(m: Mapping, classes: Classes) -> dict[str, Any]:
             is_chosen = chosen is not None and chosen.candidate is not None and \
                 chosen.candidate.unit == unit
             ids.append(len(candidates))
-            candidates.append({"candidate_id": len(candidates), "sw_nodes": [n.id],
+            candidates.append({"candidate_id": len(candidates), "sw_nodes": covers[n.id],
                                "hw_name": unit, "hw_node_count": len({o.hw_node for o in pool}),
                                "selected": is_chosen})
         unit_id = None
         if chosen is not None:
             unit_id = len(selected)
             support, config = classes.of(chosen)
-            selected.append({"unit_id": unit_id, "sw_nodes": [n.id], "hw_node": chosen.hw_node,
+            selected.append({"unit_id": unit_id, "sw_nodes": covers[n.id],
+                             "hw_node": chosen.hw_node,
                              "hw_name": m.adg.nodes[chosen.hw_node].name,
                              "pe_name": m.adg.nodes[chosen.hw_node].pe,
                              "support_class_id": support, "config_class_id": config})
-        info.append({"sw_node": n.id, "candidate_ids": ids, "selected_unit_id": unit_id})
+        for k in covers[n.id]:
+            by_node[k] = (ids, unit_id)
+    info = [{"sw_node": k, "candidate_ids": by_node[k][0], "selected_unit_id": by_node[k][1]}
+            for k in sorted(by_node)]
+    fused = sum(len(c) for c in covers.values() if len(c) > 1)
     return {
         "contract_version": 1, "selected_plan_kind": "single_op",
+        "selected_fused_op_count": fused,
+        "selected_internal_edge_count": sum(1 for p in m.paths if p == []),
         "layer2_handoff_status": "ready", "layer2_handoff_blockers": [],
         "support_classes": [{"id": i, "key": k, "kind": "spatial", "temporal": False,
                              "enforce_hard_capacity": True}
@@ -101,10 +112,19 @@ def _techmap(m: Mapping, classes: Classes) -> dict[str, Any]:
 # --- sections ------------------------------------------------------------------------
 
 
+def _covers(m: Mapping) -> dict[int, list[int]]:
+    """Each op node that places itself -> the DFG nodes its unit hosts (itself first)."""
+    covers = {n.id: [n.id] for n in m.sw.nodes if m.problem.host_of(n.id) == n.id}
+    for n in m.sw.nodes:
+        if (host := m.problem.host_of(n.id)) != n.id:
+            covers[host].append(n.id)
+    return covers
+
+
 def _node_mappings(m: Mapping, classes: Classes) -> list[dict[str, Any]]:
     rows = []
     for n in m.sw.nodes:
-        chosen = m.placement.chosen[n.id]
+        chosen = m.option_of(n.id)
         if n.kind not in ("op", "memory") or chosen is None:
             continue
         row: dict[str, Any] = {"sw_node": n.id, "hw_node": chosen.hw_node, "sw_op": n.op_name}
@@ -117,9 +137,18 @@ def _node_mappings(m: Mapping, classes: Classes) -> list[dict[str, Any]]:
 
 
 def _edge_routings(m: Mapping) -> list[dict[str, Any]]:
-    return [{"sw_edge": e.id, "kind": "unrouted", "path": []} if m.paths[e.id] is None
-            else {"sw_edge": e.id, "kind": "routed", "path": m.paths[e.id]}
-            for e in m.sw.edges]
+    rows: list[dict[str, Any]] = []
+    for e in m.sw.edges:
+        path = m.paths[e.id]
+        if path is None:
+            rows.append({"sw_edge": e.id, "kind": "unrouted", "path": []})
+        elif not path:   # LOOM's intra-FU edge: absorbed by a compound unit
+            host = m.option_of(e.src)
+            rows.append({"sw_edge": e.id, "kind": "intra_fu",
+                         **({"hw_node": host.hw_node} if host is not None else {}), "path": []})
+        else:
+            rows.append({"sw_edge": e.id, "kind": "routed", "path": path})
+    return rows
 
 
 def port_row(g: AdgGraph, pid: int) -> dict[str, Any]:

@@ -22,10 +22,12 @@ def _placements(m: Mapping) -> list[str]:
             text += " (input sentinel)"
         elif n.kind == "output":
             text += " (output sentinel)"
-        chosen = m.placement.chosen[n.id]
+        chosen = m.option_of(n.id)
         if chosen is not None:
             hw = m.adg.nodes[chosen.hw_node]
             text += f" -> ADG[{hw.id}] {hw.name}" + (f" (PE: {hw.pe})" if hw.pe else "")
+            if (host := m.problem.host_of(n.id)) != n.id:
+                text += f" (folded into DFG[{host}])"
         else:
             text += " -> MEMORY_INTERFACE_BINDING" if n.is_memref_input else " -> UNMAPPED"
         lines.append(text)
@@ -38,6 +40,8 @@ def _routings(m: Mapping) -> list[str]:
         path = m.paths[e.id]
         if path is None:
             what = "UNROUTED"
+        elif not path:
+            what = "INTRA_FU"
         elif len(path) == 2 and path[0] == path[1]:
             what = "MEMORY_INTERFACE_BINDING"
         else:
@@ -48,7 +52,8 @@ def _routings(m: Mapping) -> list[str]:
 
 def _utilization(m: Mapping) -> list[str]:
     hosted: dict[int, list[str]] = {}
-    for n, chosen in enumerate(m.placement.chosen):
+    for n in range(len(m.sw.nodes)):
+        chosen = m.option_of(n)
         if chosen is not None and chosen.candidate is not None:
             hosted.setdefault(chosen.hw_node, []).append(m.sw.nodes[n].op_name)
     lines = []

@@ -114,11 +114,14 @@ def repairs(rounds: int) -> list[Repair]:
 @dataclass
 class Mapping:
     sw: DfgGraph
+    """The DFG (reports); placement and routing saw `problem.sw`, its
+    contracted view, whose folded nodes `problem.host_of` places."""
     adg: AdgGraph
     problem: Problem
     placement: Placement
     paths: list[list[int] | None]
-    """Per DFG edge: [src out, in, out, ..., dst in]; [p, p] for a memref; None: unrouted."""
+    """Per DFG edge: [src out, in, out, ..., dst in]; [p, p] for a memref; []
+    inside a compound unit (contraction.py); None: unrouted."""
     overused: list[int]
     """Ports left carrying several nets."""
     seed: int
@@ -143,6 +146,11 @@ class Mapping:
             self._wires = (paths, step_wires(self))
         return self._wires[1]
 
+    def option_of(self, node: int) -> Option | None:
+        """The option that places DFG node `node`: its own, or its host's when
+        the contracted view folds it (contraction.py)."""
+        return self.placement.chosen[self.problem.host_of(node)]
+
     @property
     def ok(self) -> bool:
         return not self.overused and all(
@@ -161,6 +169,8 @@ def edge_nets(problem: Problem, placement: Placement
     order: list[int] = []
     for e in problem.sw.edges:
         a, b = placement.chosen[e.src], placement.chosen[e.dst]
+        if e.internal:
+            continue
         if e.is_memref:
             port = b.in_port(e.dst_index) if b is not None else None
             if port is not None:
@@ -187,7 +197,9 @@ def _edge_paths(problem: Problem, placement: Placement, routes: Routes,
                 ) -> list[list[int] | None]:
     paths: list[list[int] | None] = []
     for e in problem.sw.edges:
-        if e.id in bound:
+        if e.internal:
+            paths.append([])   # inside a compound unit: nothing to route
+        elif e.id in bound:
             paths.append(bound[e.id])
         elif e.id in where:
             net, k = where[e.id]
@@ -357,7 +369,7 @@ def _route_round(problem: Problem, placement: Placement, search: Searcher, passe
     nets, where, bound = edge_nets(problem, placement)
     routes = route(problem.adg, nets, passes=passes, search=search, tick=tick)
     paths = _edge_paths(problem, placement, routes, where, bound)
-    return Mapping(problem.sw, problem.adg, problem, placement, paths, routes.overused, seed,
+    return Mapping(problem.dfg, problem.adg, problem, placement, paths, routes.overused, seed,
                    index), routes
 
 

@@ -16,13 +16,16 @@ Rules (LOOM's OpCompat and techmap; widths by port_types.py, which corrects LOOM
 - Compound units: every selection of the body's `fabric.mux` ops is
   enumerated; the effective graph is what reaches the yield through the
   selected branches. A selection whose effective graph is one op hosts that
-  op alone.
+  op alone; one whose graph is an op fed by body `handshake.constant`s
+  hosts the op with those constants (a compound unit: the op's operands
+  `folded`, the constants' values config fields, their triggers unit
+  inputs; LOOM's contracted tech-mapped view, contraction.py).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import FloatAttr
@@ -119,6 +122,10 @@ class Candidate:
     """For each unit output: the DFG result it carries, or None (discarded)."""
     fields: tuple[tuple[str, int], ...]
     """fu payload fields by config_layout name (fu.<op_index>.sel / .value)."""
+    folded: tuple[int, ...] = ()
+    """The op's operands whose constants the unit holds (a compound unit,
+    contraction.py): the constant of folded[j] is fired by the op's extra
+    operand len(operands) + j, which `inputs` binds like any other."""
 
 
 ALIASES = {"arith.minsi": "slt", "arith.maxsi": "sgt", "arith.minui": "ult",
@@ -151,62 +158,111 @@ def _port_types(unit: Operation) -> tuple[list[Attribute], list[Attribute]]:
     return list(ftype.inputs.data), list(ftype.outputs.data)
 
 
-def _single_op_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Iterator[Candidate]:
-    """Candidates of `sw` on an effective graph of exactly one op."""
-    (hw_op,) = eff.ops
-    if hw_op.name != sw.name:
-        return
+def _root(eff: Effective, yields: Sequence[SSAValue]) -> Operation | None:
+    """The effective op whose results the yield takes (None: not exactly one)."""
+    owners = {r.owner for y in yields if (r := _resolve(y, eff.source)) is not None
+              and isinstance(r.owner, Operation)}
+    return next(iter(owners)) if len(owners) == 1 else None
+
+
+def _rooted_candidates(sw: Operation, unit: FunctionUnit, eff: Effective,
+                       folded: Mapping[int, Operation]) -> Iterator[Candidate]:
+    """Candidates of `sw` on an effective graph of one root op whose operands
+    are unit inputs or, for the operands in `folded` (sw operand -> the
+    constant that feeds it), handshake.constants of the body fired by a unit
+    input (LOOM's compound unit: the constant's value a config field)."""
     block = unit.definition.regions[0].block
     args = list(block.args)
-    in_types, out_types = _port_types(unit.definition)
-    # hw op operand -> unit input index (through selected muxes)
-    operand_port: list[int | None] = []
-    for v in hw_op.operands:
-        r = _resolve(v, eff.source)
-        operand_port.append(args.index(r) if isinstance(r, BlockArgument) and r in args else None)
-    if any(p is None for p in operand_port):
-        return  # an operand not fed by a unit input: not a single-op host
     yields = list(block.last_op.operands)  # type: ignore[union-attr]
+    hw_op = _root(eff, yields)
+    if hw_op is None or hw_op.name != sw.name or len(sw.results) != len(hw_op.results):
+        return
+    in_types, out_types = _port_types(unit.definition)
+    body = [op for op in block.ops if op.name != "fabric.yield"]
+    # hw op operand -> unit input index, or the body constant that feeds it
+    operand_port: list[int | None] = []
+    feeders: dict[int, Operation] = {}
+    for j, v in enumerate(hw_op.operands):
+        r = _resolve(v, eff.source)
+        if isinstance(r, BlockArgument) and r in args:
+            operand_port.append(args.index(r))
+            continue
+        operand_port.append(None)
+        owner = r.owner if r is not None else None
+        if not (isinstance(owner, Operation) and owner.name == "handshake.constant"
+                and owner in eff.ops and _resolve(owner.operands[0], eff.source) in args):
+            return  # an operand neither a unit input nor a fired constant
+        feeders[j] = owner
+    if len(eff.ops) != 1 + len(feeders) or len(feeders) != len(folded):
+        return
     outputs: list[int | None] = []
     for y in yields:
         r = _resolve(y, eff.source)
         outputs.append(list(hw_op.results).index(r) if r is not None and r.owner is hw_op
                        else None)
-    if len(sw.results) != len(hw_op.results):
-        return
     for k, res in enumerate(sw.results):
         port = outputs.index(k) if k in outputs else None
         if port is None or not fits(res.type, out_types[port], exact=False,
                                     moves=moved(sw.name, result=k)):
             return
-    body_index = [op for op in block.ops if op.name != "fabric.yield"].index(hw_op)
     fields = list(eff.mux_fields)
     layout = {f.op_index: f for f in cl.fu_layout(unit.definition).fu_fields}
+    body_index = body.index(hw_op)
     if body_index in layout and hw_op.name != "handshake.join":
         value = _value_field(sw, hw_op, layout[body_index].width)
         if value is None:
             return
         fields.append((cl.fu_field(body_index, "value"), value))
     low_bits = low_bit_operands(sw.name, len(sw.operands))
+    order = list(folded)
     for binding in _operand_bindings(sw, hw_op):
         inputs: list[int | None] = [None] * len(args)
+        extra = list(fields)
         ok = True
         for sw_index, hw_index in binding:
-            port = operand_port[hw_index]
-            assert port is not None
             exact = sw_index not in low_bits
-            if not fits(sw.operands[sw_index].type, in_types[port], exact,
-                        moves=moved(sw.name, operand=sw_index)):
+            if (hw_index in feeders) != (sw_index in folded):
                 ok = False
                 break
-            inputs[port] = sw_index
+            if hw_index in feeders:
+                ok = _bind_constant(folded[sw_index], feeders[hw_index], sw.operands[sw_index].type,
+                                    exact, len(sw.operands) + order.index(sw_index),
+                                    (args, in_types, body, layout), inputs, extra)
+            else:
+                port = operand_port[hw_index]
+                assert port is not None
+                ok = fits(sw.operands[sw_index].type, in_types[port], exact,
+                          moves=moved(sw.name, operand=sw_index))
+                inputs[port] = sw_index
+            if not ok:
+                break
         if not ok:
             continue
-        extra = list(fields)
         if hw_op.name == "handshake.join":
             extra.append((cl.fu_field(body_index, "value"), cl.join_mask([h for _, h in binding])))
         yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs),
-                        tuple(extra))
+                        tuple(extra), tuple(order))
+
+
+def _bind_constant(sw_const: Operation, hw_const: Operation, operand_type: Attribute, exact: bool,
+                   trigger: int, unit: tuple[list, list[Attribute], list[Operation], dict],
+                   inputs: list[int | None], fields: list[tuple[str, int]]) -> bool:
+    """Bind software constant `sw_const` (the root's operand of `operand_type`)
+    to the body constant `hw_const`: its value to the constant's field, its
+    trigger (the root's extra operand `trigger`) to the unit input that fires it."""
+    args, in_types, body, layout = unit
+    if not fits(operand_type, hw_const.results[0].type, exact):
+        return False
+    port = args.index(hw_const.operands[0])
+    if not fits(sw_const.operands[0].type, in_types[port], exact=False):
+        return False
+    index = body.index(hw_const)
+    value = _value_field(sw_const, hw_const, layout[index].width) if index in layout else None
+    if value is None:
+        return False
+    inputs[port] = trigger
+    fields.append((cl.fu_field(index, "value"), value))
+    return True
 
 
 def _operand_bindings(sw: Operation, hw_op: Operation) -> Iterator[list[tuple[int, int]]]:
@@ -279,12 +335,16 @@ class UnitKinds:
                    tuple(tuple(effective_graphs(units[p[0]].definition)) for p in positions))
 
 
-def candidates(sw: Operation, units: Sequence[FunctionUnit] | UnitKinds) -> list[Candidate]:
-    """Every way to host DFG op `sw` on `units` (unit order, then selection order)."""
+def candidates(sw: Operation, units: Sequence[FunctionUnit] | UnitKinds,
+               folded: Mapping[int, Operation] | None = None) -> list[Candidate]:
+    """Every way to host DFG op `sw` on `units` (unit order, then selection
+    order); with `folded` (operand -> its constant), only the compound units
+    that hold those constants."""
+    folded = folded or {}
     kinds = units if isinstance(units, UnitKinds) else UnitKinds.of(units)
     found: list[tuple[int, int, Candidate]] = []
     for positions, graphs in zip(kinds.positions, kinds.graphs):
-        mine = _kind_candidates(sw, kinds.units[positions[0]], graphs)
+        mine = _kind_candidates(sw, kinds.units[positions[0]], graphs, folded)
         if not mine:
             continue
         for k in positions:
@@ -296,14 +356,14 @@ def candidates(sw: Operation, units: Sequence[FunctionUnit] | UnitKinds) -> list
     return _unique([c for _, _, c in found])
 
 
-def _kind_candidates(sw: Operation, unit: FunctionUnit,
-                     graphs: Sequence[Effective]) -> list[Candidate]:
+def _kind_candidates(sw: Operation, unit: FunctionUnit, graphs: Sequence[Effective],
+                     folded: Mapping[int, Operation]) -> list[Candidate]:
     mine: list[Candidate] = []
     for eff in graphs:
         if sw.name in ALIASES:
-            mine += _minmax_candidates(sw, unit, eff)
-        elif len(eff.ops) == 1:
-            mine += _single_op_candidates(sw, unit, eff)
+            mine += [] if folded else _minmax_candidates(sw, unit, eff)
+        elif len(eff.ops) == 1 + len(folded):
+            mine += _rooted_candidates(sw, unit, eff, folded)
     return mine
 
 

@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, Operation
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph, AdgNode
 from loom.mapper.bridges import Lane, families, port_links, request_lanes, response_lanes
+from loom.mapper.contraction import FOLDED, Contraction, contract
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import attr_int
@@ -95,13 +96,17 @@ class Problem:
     """What placement works on: the DFG, the ADG and each node's options."""
 
     sw: DfgGraph
+    """The contracted view placement and routing work on (contraction.py)."""
     adg: AdgGraph
     options: list[list[Option]]
-    """Per DFG node; empty for memref arguments (bound, not placed)."""
+    """Per DFG node; empty for memref arguments (bound, not placed) and
+    folded constants (placed with their host)."""
     distances: SiteDistances
     """Hops between sites: the window annealing draws its moves in."""
     unit_definitions: dict[tuple[str, int], Operation] = field(default_factory=dict)
     """(PE, opcode) -> the function_unit definition."""
+    contraction: Contraction | None = None
+    """The view's folds and the DFG it was made from (None: `sw` is the DFG)."""
     weights: list[float] = field(default_factory=list)
     """Per DFG edge: how much its route estimate counts (routing raises it)."""
     estimate: SiteDistances = field(init=False)
@@ -125,7 +130,16 @@ class Problem:
 
     @property
     def placeable(self) -> list[int]:
-        return [n.id for n in self.sw.nodes if not n.is_memref_input]
+        return [n.id for n in self.sw.nodes if not n.is_memref_input and n.kind != FOLDED]
+
+    @property
+    def dfg(self) -> DfgGraph:
+        """The DFG as dfg_graph numbers it (reports read this, not the view)."""
+        return self.contraction.dfg if self.contraction is not None else self.sw
+
+    def host_of(self, node: int) -> int:
+        """The node whose option places DFG node `node` (itself unless folded)."""
+        return self.contraction.host_of(node) if self.contraction is not None else node
 
 
 # --- options --------------------------------------------------------------------------
@@ -159,10 +173,11 @@ def _boundary_options(node: DfgNode, adg: AdgGraph, taken: set[int],
 
 
 def _unit_options(op: Operation, adg: AdgGraph, units: UnitKinds,
-                  fu_node: dict[tuple[str, int], AdgNode]) -> list[Option]:
+                  fu_node: dict[tuple[str, int], AdgNode],
+                  folded: dict[int, Operation] | None = None) -> list[Option]:
     found: list[Option] = []
     rank: dict[int, int] = {}
-    for c in candidates(op, units):
+    for c in candidates(op, units, folded):
         n = fu_node[(c.pe, c.opcode)]
         ins = tuple((sw, n.inputs[k]) for k, sw in enumerate(c.inputs) if sw is not None)
         outs = tuple((sw, n.outputs[k]) for k, sw in enumerate(c.outputs) if sw is not None)
@@ -260,9 +275,11 @@ def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
     return tuple(sites)
 
 
-def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
+def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
     units = hw_units(view)
     kinds = UnitKinds.of(units)
+    contraction = contract(dfg, kinds)
+    sw = contraction.graph
     memories = hw_memories(view)
     types = _module_port_types(view)
     options: list[list[Option]] = []
@@ -270,7 +287,7 @@ def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
     feeders, sinks = port_links(adg)
     fu_node = {(n.pe, n.opcode): n for n in adg.nodes if n.kind == "fu"}
     for node in sw.nodes:
-        if node.is_memref_input:
+        if node.is_memref_input or node.kind == FOLDED:
             options.append([])
         elif node.kind in ("input", "output"):
             options.append(_boundary_options(node, adg, taken, types))
@@ -279,9 +296,10 @@ def build_problem(sw: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
             options.append(_memory_options(node.op, adg, memories, feeders, sinks))
         else:
             assert node.op is not None
-            options.append(_unit_options(node.op, adg, kinds, fu_node))
+            options.append(_unit_options(node.op, adg, kinds, fu_node,
+                                         contraction.folded.get(node.id)))
     return Problem(sw, adg, options, SiteDistances.of(adg),
-                   {(u.pe, u.opcode): u.definition for u in units})
+                   {(u.pe, u.opcode): u.definition for u in units}, contraction)
 
 
 # --- state and cost -------------------------------------------------------------------
@@ -321,7 +339,7 @@ class Placement:
 def edge_cost(problem: Problem, placement: Placement, edge: int) -> float:
     e = problem.sw.edges[edge]
     a, b = placement.chosen[e.src], placement.chosen[e.dst]
-    if e.is_memref or a is None or b is None:
+    if e.is_memref or e.internal or a is None or b is None:
         return 0.0
     return problem.weights[edge] * problem.estimate.between(a.out_site(e.src_index),
                                                             b.in_site(e.dst_index))
@@ -330,7 +348,8 @@ def edge_cost(problem: Problem, placement: Placement, edge: int) -> float:
 def node_cost(problem: Problem, placement: Placement, node: int) -> float:
     chosen = placement.chosen[node]
     if chosen is None:
-        return 0.0 if problem.sw.nodes[node].is_memref_input else UNPLACED
+        n = problem.sw.nodes[node]
+        return 0.0 if n.is_memref_input or n.kind == FOLDED else UNPLACED
     return chosen.preference
 
 

@@ -40,10 +40,11 @@ from loom.fabric.adg_view import AdgView, FunctionUnit, pe_units, sym_name
 from loom.fabric.builder import AdgBuilder, PEDef
 from loom.fabric.emit import pe_definition
 from loom.ir import make_context, parse
+from loom.mapper.contraction import contract
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import describe
 from loom.mapper.inventory import HwMemory, hw_memories, memref_elements
-from loom.mapper.matching import candidates
+from loom.mapper.matching import UnitKinds, candidates
 from loom.mapper.memory_binding import memory_candidates
 from loom.mapper.port_types import boundary_fits, kind_width
 
@@ -148,9 +149,13 @@ def shortfall(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
 
 
 def _ops(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
-    ops = [n for n in sw.nodes if n.kind == "op" and n.op is not None]
-    wants = [[k for k, kind in enumerate(cap.pe_kinds) if candidates(n.op, kind.units)]
-             for n in ops]  # type: ignore[arg-type]
+    """The ops of the contracted view (a constant folded into its op's
+    compound unit needs no PE), each onto a PE kind that hosts it."""
+    view = contract(sw, UnitKinds.of([u for kind in cap.pe_kinds for u in kind.units]))
+    ops = [n for n in view.graph.nodes if n.kind == "op" and n.op is not None]
+    wants = [[k for k, kind in enumerate(cap.pe_kinds)
+              if candidates(n.op, kind.units, view.folded.get(n.id))]  # type: ignore[arg-type]
+             for n in ops]
     return _hosts(ops, wants, [k.count for k in cap.pe_kinds], adg, "function unit",
                   ("PE", "PEs"))
 

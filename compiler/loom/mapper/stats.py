@@ -38,7 +38,7 @@ def map_stats(m: Mapping) -> MapStats:
     used_outputs: dict[int, set[int]] = {}
     hops = 0
     for path in m.paths:
-        if path is None or path[0] == path[-1]:
+        if not path or path[0] == path[-1]:
             continue
         hops += (len(path) - 2) // 2
         for p in path[2:-1:2]:  # outputs inside routing nodes

@@ -27,7 +27,7 @@ def step_wires(m: Mapping) -> dict[tuple[int, int], AdgEdge]:
     choices: dict[tuple[int, int], list[AdgEdge]] = {}
     for e in m.adg.edges:
         choices.setdefault((e.src, e.dst), []).append(e)
-    steps = sorted({(a, b) for path in m.paths if path is not None and path[0] != path[-1]
+    steps = sorted({(a, b) for path in m.paths if path and path[0] != path[-1]
                     for a, b in zip(path[0::2], path[1::2])})
     first_unit: dict[str, int] = {}
     for n in m.adg.nodes:

@@ -6,7 +6,10 @@ stalls change when tokens move, never which). The first divergence is
 chosen as in the direct flow (loom.sim.compare.blame): the edge whose
 producer saw only golden tokens while the edge did not. A run that stops
 names its stuck routes: edges whose end port is valid && !ready when the
-watchdog fired, and edges short of their golden token count.
+watchdog fired, and edges short of their golden token count. An edge
+short of tokens while its next one waits at its end port delivered what
+it could: its consumer did not take it (a unit waiting for another
+operand), so the blame goes to an edge whose tokens did not arrive.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ def check_edges(edges: EdgeMap, trace: RtlTrace, outputs: dict[str, list[tuple[i
     found: list[Divergence] = []
     short: list[tuple[int, str]] = []   # (the invocation it stopped in, description)
     by_tap: dict[int, list[EdgeProbe]] = {}
+    waiting = {tap for _, tap in trace.stuck}
     for p in edges.probes:
         if p.tap is not None:
             by_tap.setdefault(p.tap, []).append(p)
@@ -66,6 +70,8 @@ def check_edges(edges: EdgeMap, trace: RtlTrace, outputs: dict[str, list[tuple[i
         miss = first_mismatch(want, got)
         if miss is not None:
             i, e, g, cycle = miss
+            if i >= len(got) and p.tap in waiting:
+                continue   # delivered: its next token waits for its consumer
             found.append(Divergence(p.channel, p.producer, p.consumer, i, e, g, cycle, p.edge,
                                     invocation_of(p.channel, i, golden.trace_ends),
                                     label=p.label, route=p.route))

@@ -25,6 +25,7 @@ from loom.golden.ops.gate import Gate
 from loom.golden.ops.invariant import Invariant
 from loom.golden.ops.load import Load, Store
 from loom.golden.ops.stream import Stream
+from loom.golden.rules import Rule, ready, rule
 
 PAYLOAD = fu_field(0, "value")
 """The payload field of a single-op unit (its op is body op 0)."""
@@ -51,6 +52,22 @@ class MaskedJoin(Actor):
         return True
 
 
+class ConstantRhs(Actor):
+    """A binary op whose right operand is a configured constant: it fires on
+    its left operand (input 0) and the constant's trigger (input 2); input 1
+    takes no part (a constant_rhs unit with its rhs mux at sel 1)."""
+
+    n_in, n_out = 3, 1
+
+    def __init__(self, inner: Actor, value: int):
+        self.inner, self.value = inner, value & getattr(inner, "mask", -1)
+
+    def rules(self) -> list[Rule]:
+        expr = type(self.inner).expr.replace("self.", "self.inner.")  # type: ignore[attr-defined]
+        return [rule(ready([0, 2]), "a = pop0()", "pop2()", "b = self.value",
+                     f"push0({expr})")]
+
+
 @dataclass(frozen=True)
 class FuModel:
     """One single-op function unit: its op, port widths (0: none) and actor."""
@@ -63,11 +80,19 @@ class FuModel:
     choices: tuple[str, ...] = ()
     """A configurable unit's ops, in body order (`op` is then its name): the
     fabric.mux after them (body op len(choices)) picks one by its sel."""
+    constant_rhs: bool = False
+    """The configurable unit's right operand is, by the fabric.mux of body op
+    1, its second input (sel 0) or the constant of body op 0 fired by its
+    third input (sel 1); its ops and their mux follow (configurable's body)."""
 
     def actor(self, payload: Mapping[str, int]) -> Actor:
         if self.choices:
-            sel = payload.get(fu_field(len(self.choices), "sel"), 0)
-            return replace(self, op=self.choices[sel], choices=()).actor({})
+            first = 2 if self.constant_rhs else 0
+            sel = payload.get(fu_field(first + len(self.choices), "sel"), 0)
+            op = replace(self, op=self.choices[sel], choices=(), constant_rhs=False).actor({})
+            if self.constant_rhs and payload.get(fu_field(1, "sel"), 0) == 1:
+                return ConstantRhs(op, payload.get(fu_field(0, "value"), 0))
+            return op
         w = self.out_widths[0]
         if self.op.removeprefix("arith.") in BINARY_CLASSES:
             return BINARY_CLASSES[self.op.removeprefix("arith.")](w)

@@ -1,0 +1,107 @@
+"""The contracted tech-mapped view (LOOM's spec-mapper-model.md): which DFG
+ops share one function unit, and the DFG that placement and routing see.
+
+A `handshake.constant` whose one use is an op that some unit of the ADG
+hosts together with a constant of its own (a compound unit: the op's
+operand a body constant, its value a config field, matching.py) is folded
+into that op: the op becomes the host of the pair, the constant places
+nowhere, the edge between them is an intra-FU edge (never routed, so
+neither checked on the fabric nor a failure), and the edge that fires the
+constant ends at the host's extra operand len(operands) + j, the unit
+input that fires its body constant. Every id stays as dfg_graph numbers
+it: reports expand the view back to the DFG (map.json's `sw_nodes`).
+
+The choice is made once, before placement (LOOM's Layer 2 locks it): a
+constant folds when its op has such a unit anywhere in the ADG, one
+constant per op, the first foldable operand. Dataflow ops are never hosts
+(LOOM's body-exclusive class).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from xdsl.ir import Operation
+
+from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
+from loom.mapper.matching import UnitKinds, candidates
+
+FOLDED = "folded"
+"""The kind of a DFG node the view folds into its host (never placed)."""
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """The view of a DFG: `graph` has the DFG's nodes and edge ids, its folded
+    nodes of kind FOLDED, its intra-FU edges `internal`, and the edges into
+    a folded node redirected to the host's extra operand."""
+
+    graph: DfgGraph
+    dfg: DfgGraph
+    """The DFG the view was made from."""
+    host: dict[int, int] = field(default_factory=dict)
+    """A folded node -> the node whose unit holds it."""
+    folded: dict[int, dict[int, Operation]] = field(default_factory=dict)
+    """A host -> its folded operands, each -> the constant op that fed it."""
+
+    def host_of(self, node: int) -> int:
+        """The node whose placement `node` shares (itself unless folded)."""
+        return self.host.get(node, node)
+
+    @property
+    def ops(self) -> int:
+        """Ops that need a PE of their own."""
+        return sum(1 for n in self.graph.nodes if n.kind == "op")
+
+
+def identity(sw: DfgGraph) -> Contraction:
+    """The view that folds nothing."""
+    return Contraction(sw, sw)
+
+
+def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
+    """Fold every constant `units` can host with its one consumer."""
+    folded: dict[int, dict[int, Operation]] = {}
+    host: dict[int, int] = {}
+    for node in sw.nodes:
+        if node.kind != "op" or node.op is None or node.op.name.startswith("dataflow."):
+            continue
+        for e in sw.in_edges(node.id):
+            const = sw.nodes[e.src]
+            if not _foldable(sw, const, node.id) or e.src in host:
+                continue
+            assert const.op is not None
+            if candidates(node.op, units, {e.dst_index: const.op}):
+                folded[node.id] = {e.dst_index: const.op}
+                host[e.src] = node.id
+                break
+    return Contraction(_view(sw, host, folded), sw, host, folded) if host else identity(sw)
+
+
+def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
+    """A constant whose one use is `user`, fired by one edge."""
+    return (node.kind == "op" and node.op is not None and node.op.name == "handshake.constant"
+            and [e.dst for e in sw.out_edges(node.id)] == [user]
+            and len(sw.in_edges(node.id)) == 1 and node.id != user)
+
+
+def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operation]]
+          ) -> DfgGraph:
+    nodes = [replace(n, kind=FOLDED) if n.id in host else n for n in sw.nodes]
+    edges: list[DfgEdge] = []
+    for e in sw.edges:
+        if e.src in host and host[e.src] == e.dst:
+            edges.append(replace(e, internal=True))
+        elif e.dst in host:
+            h = host[e.dst]
+            op = sw.nodes[h].op
+            assert op is not None
+            operand = next(k for k, c in folded[h].items() if c is sw.nodes[e.dst].op)
+            extra = len(op.operands) + list(folded[h]).index(operand)
+            edges.append(replace(e, dst=h, dst_index=extra))
+        else:
+            edges.append(e)
+    return DfgGraph(nodes, edges)
+
+
+__all__ = ["FOLDED", "Contraction", "contract", "identity"]

@@ -1,0 +1,114 @@
+"""The contracted tech-mapped view (loom.mapper.contraction) and the compound
+candidates it rests on (loom.mapper.matching): a constant whose one use is
+an op of a unit with a constant operand (function_units.configurable's
+constant_rhs) is hosted inside that unit, as LOOM's spec-mapper-model.md
+describes contracted units; the expected bindings and fields are read off
+the unit's body (op 0 the constant, op 1 the right operand's mux, then the
+ops and their mux), not off the mapper's output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loom.fabric import function_units as fu
+from loom.fabric.adg_view import adg_view
+from loom.fabric.presets import preset
+from loom.mapper.artifacts import write_artifacts
+from loom.mapper.checks import check
+from loom.mapper.contraction import FOLDED, contract
+from loom.mapper.dfg_graph import dfg_graph
+from loom.mapper.inventory import hw_units
+from loom.mapper.mapping import map_dfg
+from loom.mapper.matching import UnitKinds, candidates
+from tests.fabric.test_function_units import _one_pe
+from tests.mapper.test_matching import _dfg
+from tests.mapper.test_precheck import _body
+
+ALU = fu.configurable("fu_alu", ["arith.addi", "arith.subi"], "i32", constant_rhs=True)
+OP_MUX = "fu.4.sel"
+"""The ops' mux: after the constant (0), the rhs mux (1), addi (2) and subi (3)."""
+
+
+@pytest.fixture(scope="module")
+def units():
+    return UnitKinds.of(hw_units(adg_view(_one_pe([ALU, fu.constant("fu_const", "i32")]).build())))
+
+
+def _pair(text: str):
+    const, op = _dfg(text, "%a: i32, %c: none")
+    return const, op
+
+
+def test_a_constant_rhs_is_the_units_constant(units):
+    const, sub = _pair("    %k = handshake.constant %c {value = 5 : i32} : i32\n"
+                       "    %s = arith.subi %a, %k : i32\n    handshake.sink %s : i32")
+    # a on input 0, input 1 unused, the constant's trigger (subi's extra
+    # operand 2) on input 2, which fires the body constant
+    assert [(c.unit, c.inputs, dict(c.fields), c.folded)
+            for c in candidates(sub, units, {1: const})] == [
+        ("fu_alu", (0, None, 2), {"fu.1.sel": 1, OP_MUX: 1, "fu.0.value": 5}, (1,))]
+    # without the fold, the unit is a plain subtractor and the constant its own unit
+    assert [(c.unit, c.inputs) for c in candidates(sub, units)] == [("fu_alu", (0, 1, None))]
+
+
+def test_a_constant_lhs_folds_only_into_a_commutative_op(units):
+    const, add = _pair("    %k = handshake.constant %c {value = -1 : i32} : i32\n"
+                       "    %s = arith.addi %k, %a : i32\n    handshake.sink %s : i32")
+    assert [(c.inputs, dict(c.fields)["fu.0.value"]) for c in candidates(add, units, {0: const})
+            ] == [((1, None, 2), 2**32 - 1)]
+    const, sub = _pair("    %k = handshake.constant %c {value = 7 : i32} : i32\n"
+                       "    %s = arith.subi %k, %a : i32\n    handshake.sink %s : i32")
+    assert candidates(sub, units, {0: const}) == []
+
+
+def test_contract_folds_a_constant_of_one_use(units):
+    body = _body("module {\n  handshake.func @k(%a: i32, %c: none) -> (i32, i32) {\n"
+                 "    %k = handshake.constant %c {value = 3 : i32} : i32\n"
+                 "    %s = arith.addi %a, %k : i32\n"
+                 "    %f:2 = fork [2] %s : i32\n"
+                 "    %m = handshake.constant %c {value = 4 : i32} : i32\n"
+                 "    %g:2 = fork [2] %m : i32\n"
+                 "    %t = arith.subi %f#0, %g#0 : i32\n"
+                 "    %u = arith.addi %f#1, %g#1 : i32\n"
+                 "    handshake.return %t, %u : i32, i32\n  }\n}\n")
+    sw = dfg_graph(body)
+    names = [n.op_name for n in sw.nodes]
+    k, add, m = (names.index("handshake.constant"), names.index("arith.addi"),
+                 len(names) - 1 - names[::-1].index("handshake.constant"))
+    view = contract(sw, units)
+    # %k has one use and folds into %s; %m has two and keeps a unit of its own
+    assert view.host == {k: add}
+    assert view.graph.nodes[k].kind == FOLDED and view.graph.nodes[m].kind == "op"
+    inner = next(e for e in sw.edges if (e.src, e.dst) == (k, add))
+    fire = next(e for e in sw.edges if e.dst == k)
+    assert view.graph.edges[inner.id].internal
+    assert (view.graph.edges[fire.id].dst, view.graph.edges[fire.id].dst_index) == (add, 2)
+    assert view.ops == sum(1 for n in sw.nodes if n.kind == "op") - 1
+
+
+def test_a_folded_constant_maps_inside_its_host_and_map_json_says_so(tmp_path):
+    body = _body("module {\n  handshake.func @k(%a: i64, %c: none) -> (i64) {\n"
+                 "    %k = handshake.constant %c {value = 9 : i64} : i64\n"
+                 "    %s = arith.xori %a, %k : i64\n"
+                 "    handshake.return %s : i64\n  }\n}\n")
+    view = adg_view(preset("chess-2x2").build())
+    m = map_dfg(body, view, seed=0)
+    assert m.ok and check(m, view) == []
+    names = [n.op_name for n in m.sw.nodes]
+    k, xor = names.index("handshake.constant"), names.index("arith.xori")
+    host = m.placement.chosen[xor]
+    assert m.placement.chosen[k] is None and m.option_of(k) is host
+    assert dict(host.candidate.fields)["fu.0.value"] == 9
+    written = write_artifacts(m, view, tmp_path, "k.chess-2x2")
+    doc = json.loads(written.paths["map.json"].read_text())
+    inner = next(e for e in m.sw.edges if (e.src, e.dst) == (k, xor))
+    # LOOM's map.json (spec-mapper-output.md): an absorbed edge is `intra_fu`
+    # on its unit, with no path; both nodes sit on that unit
+    assert doc["edge_routings"][inner.id] == {"sw_edge": inner.id, "kind": "intra_fu",
+                                              "hw_node": host.hw_node, "path": []}
+    rows = {r["sw_node"]: r["hw_node"] for r in doc["node_mappings"]}
+    assert rows[k] == rows[xor] == host.hw_node
+    (unit,) = [u for u in doc["techmap"]["selected_units"] if xor in u["sw_nodes"]]
+    assert sorted(unit["sw_nodes"]) == sorted([xor, k])
