@@ -15,15 +15,20 @@ under random validity and backpressure:
 - fu_alu (the presets' ALU): add, sub, logic ops and shifts on one datapath
   (templates/arith_alu.sv.j2), against the spatial PE's reference model of
   the configurable unit (itself checked against the golden op class), shift
-  amounts at and past the width included.
+  amounts at and past the width included; and with its right operand a
+  constant of the unit (constant_rhs), as the presets' multiplier and i32
+  compare take one too.
 """
 
 
 import pytest
 
+from loom.fabric import function_units as fu
+from loom.fabric.config_layout import CMPI_PREDICATES
 from loom.fabric.function_units import FunctionUnit, configurable
 from loom.fabric.models.function_unit import FuModel
 from loom.fabric.models.spatial_pe import spatial_pe
+from loom.golden.ops.arith import CmpI
 from loom.rtl.units import ALU_OPS, DIV_OPS, divider_latency
 from tb.fabric_runner import FabricCase, cycling, random_tokens, run_fabric
 from tb.unit_cases import BINARY_CLASSES
@@ -195,3 +200,48 @@ def _alu_constant_case(rng, op: str, n: int) -> FabricCase:
 def test_alu_unit_takes_its_constant_operand():
     run_fabric("fu_alu_c", ALU_C_ADG, cycling(ALU_OPS, _alu_constant_case), seed=2, tokens=120,
                episodes=len(ALU_OPS))
+
+
+# The presets' multiplier and i32 compare take a constant operand the same way
+# (function_units._rhs: body op 0 the constant, op 1 the rhs mux, op 2 the op):
+# one PE holds both; each episode runs one of them with its right operand from
+# in1 (sel 0) or from the constant fired by in2 (sel 1), the compare under a
+# random predicate, against the reference model and the golden op classes.
+RHS_W = 16
+RHS_UNITS = [fu.binary("fu_muli", "arith.muli", f"i{RHS_W}", latency=4, constant_rhs=True),
+             fu.cmpi("fu_cmpi", f"i{RHS_W}", constant_rhs=True)]
+RHS_ADG = _binary_pe(RHS_UNITS[0], inputs=3).replace(
+    "\n".join(RHS_UNITS[0].render("    ")),
+    "\n".join(RHS_UNITS[0].render("    ") + RHS_UNITS[1].render("    ")))
+RHS_MODES = [(unit, constant) for unit in ("muli", "cmpi") for constant in (False, True)]
+
+
+def _rhs_case(rng, mode: tuple[str, bool], n: int) -> FabricCase:
+    unit, constant = mode
+    edges = edge_values(RHS_W)
+    a = [rng.choice(edges) if rng.random() < 0.3 else rng.getrandbits(RHS_W) for _ in range(n)]
+    b = [rng.choice(edges) if rng.random() < 0.3 else rng.getrandbits(RHS_W) for _ in range(n)]
+    k = rng.choice(edges)
+    trigger = random_tokens(rng, RHS_W, n)
+    pred = rng.choice(CMPI_PREDICATES)
+    fields = {"enable": 1, "opcode": int(unit == "cmpi"), "out0.sel": 0, "in0.sel": 0,
+              "fu.0.value": k, "fu.1.sel": int(constant)}
+    if unit == "cmpi":
+        fields["fu.2.value"] = CMPI_PREDICATES.index(pred)
+    fields |= {"in1.disconnect": 1, "in2.sel": 2} if constant else {
+        "in1.sel": 1, "in2.disconnect": 1}
+    rhs = [k] * n if constant else b
+    models = [FuModel("arith.muli", (RHS_W, RHS_W, 0), (RHS_W,), constant_rhs=True),
+              FuModel("arith.cmpi", (RHS_W, RHS_W, 0), (1,), constant_rhs=True)]
+    expected = spatial_pe(fields, [a, [] if constant else b, trigger if constant else []], 1,
+                          models)
+    golden = CmpI(pred, RHS_W) if unit == "cmpi" else BINARY_CLASSES["muli"](RHS_W)
+    assert expected.outputs[0] == golden_streams(golden, [a, rhs])[0][0]
+    inputs = {"in0": a, "in1": [] if constant else b, "in2": trigger if constant else []}
+    return FabricCase({"pe_0_0": fields}, inputs, {"out0": expected.outputs[0]},
+                      {"in0": n, "in1": 0 if constant else n, "in2": n if constant else 0})
+
+
+def test_multiplier_and_compare_take_a_constant_operand():
+    run_fabric("fu_rhs", RHS_ADG, cycling(RHS_MODES, _rhs_case), seed=3, tokens=100,
+               episodes=2 * len(RHS_MODES))

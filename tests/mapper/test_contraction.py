@@ -22,6 +22,7 @@ from loom.mapper.dfg_graph import dfg_graph
 from loom.mapper.inventory import hw_units
 from loom.mapper.mapping import map_dfg
 from loom.mapper.matching import UnitKinds, candidates
+from loom.mapper.stats import map_stats
 from tests.fabric.test_function_units import _one_pe
 from tests.mapper.test_matching import _dfg
 from tests.mapper.test_precheck import _body
@@ -112,3 +113,23 @@ def test_a_folded_constant_maps_inside_its_host_and_map_json_says_so(tmp_path):
     assert rows[k] == rows[xor] == host.hw_node
     (unit,) = [u for u in doc["techmap"]["selected_units"] if xor in u["sw_nodes"]]
     assert sorted(unit["sw_nodes"]) == sorted([xor, k])
+
+
+def test_a_view_that_does_not_fit_falls_back_to_the_dfg():
+    # chess-4x4 has 8 ALU PEs (fu_alu, the only units with a constant
+    # operand) and 8 control PEs whose fu_addi has none: five xori and four
+    # folded `addi a, K` want nine ALU PEs; unfolded, the adds and their
+    # constants fit on the control PEs (LOOM's conservative fallback view)
+    adds = "".join(f"    %k{i} = handshake.constant %c {{value = {i + 1} : i64}} : i64\n"
+                   f"    %s{i} = arith.addi %a, %k{i} : i64\n    handshake.sink %s{i} : i64\n"
+                   for i in range(4))
+    xors = "".join(f"    %x{i} = arith.xori %a, %b : i64\n    handshake.sink %x{i} : i64\n"
+                   for i in range(5))
+    body = _body("module {\n  handshake.func @k(%a: i64, %b: i64, %c: none) -> () {\n"
+                 f"{adds}{xors}    handshake.return\n  }}\n}}\n")
+    view = adg_view(preset("chess-4x4").build())
+    m = map_dfg(body, view, seed=0)
+    assert m.ok and check(m, view) == []
+    assert m.problem.contraction is not None and m.problem.contraction.fallback
+    assert all(p != [] for p in m.paths)   # nothing inside a unit: every edge routed
+    assert map_stats(m).line().startswith("13 ops (fallback view: no constant folded)")

@@ -79,10 +79,21 @@ def _node(s: FabricSetup, op_name: str, k: int = 0) -> int:
 
 
 def _pe(s: FabricSetup, node: int) -> str:
+    """The PE that runs `node` (its host's, when a unit holds it folded)."""
     m = s.mapped.mapping
-    chosen = m.placement.chosen[node]
+    chosen = m.option_of(node)
     assert chosen is not None
     return m.adg.nodes[chosen.hw_node].pe
+
+
+def _field(s: FabricSetup, node: int, kind: str) -> str:
+    """The payload field of kind `kind` (constant_value, cmpi_predicate) of
+    the unit that runs `node`: the PE slice's layout of its opcode."""
+    option = s.mapped.mapping.option_of(node)
+    assert option is not None and option.candidate is not None
+    unit = s.rtl.layout.slice(_pe(s, node)).fu_layouts[option.candidate.opcode]
+    (ff,) = [f for f in unit.fu_fields if f.kind == kind]
+    return f"fu.{ff.op_index}.value"
 
 
 def _out_edges(s: FabricSetup, node: int) -> set[int]:
@@ -106,24 +117,29 @@ def test_the_unbroken_configuration_passes_with_every_edge_observed(fabric):
     assert len(fabric.edges.probes) == len(routed) and not fabric.edges.unobserved
 
 
-def test_a_wrong_constant_diverges_on_the_constants_edge(fabric):
+def test_a_wrong_constant_diverges_where_it_is_used(fabric):
     values = _decoded(fabric)
     node = _node(fabric, "handshake.constant")   # `d * 3`: the first constant
-    pe = _pe(fabric, node)
-    assert values[pe]["fu.0.value"] == 3
-    values[pe]["fu.0.value"] = 4
+    pe, field = _pe(fabric, node), _field(fabric, node, "constant_value")
+    assert values[pe][field] == 3
+    values[pe][field] = 4
     edge, rest = _first_edge(_run(fabric, values))
-    assert edge in _out_edges(fabric, node)
-    assert "token 0 (invocation 0): expected 3, got 4" in rest
+    host = fabric.mapped.mapping.problem.host_of(node)
+    assert edge in _out_edges(fabric, host)
+    # on its own unit, the constant's edge carries it; folded into the
+    # multiplier's unit (mapper/contraction.py), the product shows it
+    d = abs(A - B)
+    want, got = (3, 4) if host == node else (d * 3, d * 4)
+    assert f"token 0 (invocation 0): expected {want}, got {got}" in rest
     assert "tiny.c:3:" in rest and _names_route(fabric, edge, rest)   # `d * 3`
 
 
 def test_a_wrong_cmpi_predicate_diverges_on_the_compares_edge(fabric):
     values = _decoded(fabric)
     node = _node(fabric, "arith.cmpi")
-    pe = _pe(fabric, node)
-    assert CMPI_PREDICATES[values[pe]["fu.0.value"]] == "slt"
-    values[pe]["fu.0.value"] = CMPI_PREDICATES.index("sge")
+    pe, field = _pe(fabric, node), _field(fabric, node, "cmpi_predicate")
+    assert CMPI_PREDICATES[values[pe][field]] == "slt"
+    values[pe][field] = CMPI_PREDICATES.index("sge")
     edge, rest = _first_edge(_run(fabric, values))
     assert edge in _out_edges(fabric, node)
     assert f"token 0 (invocation 0): expected {int(A < B)}, got {int(A >= B)}" in rest
@@ -173,8 +189,14 @@ def test_a_flipped_switch_route_bit_diverges_on_the_route_it_crosses(fabric):
     sw, o, j, edges = _crossing(fabric)
     assert values[sw][f"route.o{o}.i{j}"] == 0
     values[sw][f"route.o{o}.i{j}"] = 1
-    edge, _ = _first_edge(_run(fabric, values))
-    assert edge in edges
+    edge, rest = _first_edge(_run(fabric, values))
+    # an edge through the corrupted switch: through output o, or the one whose
+    # token the merged output held back while o's next token waited at its
+    # consumer (which the check does not blame: its token arrived)
+    m = fabric.mapped.mapping
+    crossing = {e.id for e in m.sw.edges if any(
+        m.adg.nodes[m.adg.ports[p].node].name == sw for p in m.paths[e.id] or [])}
+    assert edges <= crossing and edge in crossing and sw in rest
 
 
 def test_a_cleared_route_bit_deadlocks_naming_the_stuck_route(fabric):

@@ -47,6 +47,9 @@ def _yield(values: Sequence[str], types: Sequence[str]) -> str:
     return f"fabric.yield {', '.join(values)} : {', '.join(types)}"
 
 
+_MUX_FLAGS = "{sel = 0 : i64, discard = false, disconnect = false}"
+
+
 def _unit(name: str, ins: Sequence[str], outs: Sequence[str], op_line: str,
           latency: int, interval: int) -> FunctionUnit:
     results = ["%0"] if len(outs) == 1 else [f"%{i}" for i in range(len(outs))]
@@ -56,10 +59,27 @@ def _unit(name: str, ins: Sequence[str], outs: Sequence[str], op_line: str,
 
 
 def binary(name: str, op: str, type_: str, result: str | None = None,
-           latency: int = 1, interval: int = 1) -> FunctionUnit:
-    """`op` on two operands of `type_` (arith.addi, arith.divsi, ...)."""
+           latency: int = 1, interval: int = 1, constant_rhs: bool = False) -> FunctionUnit:
+    """`op` on two operands of `type_` (arith.addi, arith.divsi, ...); with
+    `constant_rhs`, the right one may be a constant of the unit (_rhs)."""
     out = result or type_
-    return _unit(name, [type_, type_], [out], f"{op} %arg0, %arg1 : {out}", latency, interval)
+    inputs, lines, rhs = _rhs(type_, constant_rhs)
+    return FunctionUnit(name, inputs, (out,),
+                        (*lines, f"%0 = {op} %arg0, {rhs} : {out}", _yield(["%0"], [out])),
+                        latency, interval)
+
+
+def _rhs(type_: str, constant: bool) -> tuple[tuple[str, ...], list[str], str]:
+    """(unit inputs, leading body lines, the right operand's name) of a binary
+    unit: `%arg1`, or with `constant`, `%rhs`: by a fabric.mux (body op 1)
+    either the second input or a handshake.constant (body op 0) fired by a
+    third, `none` input. A constant operand then costs a config field, not
+    a PE of its own (LOOM's compound unit; mapper/contraction.py folds it)."""
+    if not constant:
+        return (type_, type_), [], "%arg1"
+    return (type_, type_, "none"), [
+        f"%c = handshake.constant %arg2 {{value = 0 : {type_}}} : {type_}",
+        f"%rhs = fabric.mux %arg1, %c {_MUX_FLAGS} : {type_}, {type_} -> {type_}"], "%rhs"
 
 
 def configurable(name: str, ops: Sequence[str], type_: str, constant_rhs: bool = False,
@@ -68,17 +88,8 @@ def configurable(name: str, ops: Sequence[str], type_: str, constant_rhs: bool =
     the one the config wants (LOOM's configurable function unit): the
     mapper's tech-map sets the mux's sel, the fabric RTL builds the ops that
     share a datapath (the four divisions) as one unit. With `constant_rhs`
-    the right operand is, by a second mux, either the second input or a
-    `handshake.constant` fired by a third (`none`) input: a constant operand
-    costs a config field, not a PE of its own (LOOM's compound unit)."""
-    lines: list[str] = []
-    rhs = "%arg1"
-    inputs: tuple[str, ...] = (type_, type_)
-    if constant_rhs:
-        inputs = (type_, type_, "none")
-        lines += [f"%c = handshake.constant %arg2 {{value = 0 : {type_}}} : {type_}",
-                  f"%rhs = fabric.mux %arg1, %c {_MUX_FLAGS} : {type_}, {type_} -> {type_}"]
-        rhs = "%rhs"
+    the right operand may be a constant of the unit (_rhs)."""
+    inputs, lines, rhs = _rhs(type_, constant_rhs)
     lines += [f"%{k} = {op} %arg0, {rhs} : {type_}" for k, op in enumerate(ops)]
     picked = f"%{len(ops)}"
     results = ", ".join(f"%{k}" for k in range(len(ops)))
@@ -86,9 +97,6 @@ def configurable(name: str, ops: Sequence[str], type_: str, constant_rhs: bool =
                  f"{', '.join([type_] * len(ops))} -> {type_}")
     lines.append(_yield([picked], [type_]))
     return FunctionUnit(name, inputs, (type_,), tuple(lines), latency, interval)
-
-
-_MUX_FLAGS = "{sel = 0 : i64, discard = false, disconnect = false}"
 
 
 def unary(name: str, op: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:
@@ -115,17 +123,21 @@ def cmpf(name: str, type_: str, predicate: str = "oeq",
 
 
 def cmpi(name: str, type_: str, predicate: str = "eq",
-         latency: int = 1, interval: int = 1) -> FunctionUnit:
-    """arith.cmpi; the predicate is a config field, the body's value only a hint."""
-    return _compare(name, "cmpi", CMPI_PREDICATES, type_, predicate, latency, interval)
+         latency: int = 1, interval: int = 1, constant_rhs: bool = False) -> FunctionUnit:
+    """arith.cmpi; the predicate is a config field, the body's value only a
+    hint; with `constant_rhs`, the right operand may be a constant (_rhs)."""
+    return _compare(name, "cmpi", CMPI_PREDICATES, type_, predicate, latency, interval,
+                    constant_rhs)
 
 
 def _compare(name: str, op: str, predicates: Sequence[str], type_: str, predicate: str,
-             latency: int, interval: int) -> FunctionUnit:
+             latency: int, interval: int, constant_rhs: bool = False) -> FunctionUnit:
     if predicate not in predicates:
         raise LoomError(f"{op} unit {name}: unknown predicate '{predicate}'")
-    return _unit(name, [type_, type_], ["i1"], f"arith.{op} {predicate}, %arg0, %arg1 : {type_}",
-                 latency, interval)
+    inputs, lines, rhs = _rhs(type_, constant_rhs)
+    return FunctionUnit(name, inputs, ("i1",), (
+        *lines, f"%0 = arith.{op} {predicate}, %arg0, {rhs} : {type_}", _yield(["%0"], ["i1"])),
+        latency, interval)
 
 
 def select(name: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:

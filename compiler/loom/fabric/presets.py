@@ -236,8 +236,10 @@ _NAME = re.compile(
     r"(?:-d(\d+))?(?:-m(\d+))?(-fp)?(-f(\d+)?)?$")
 
 
-def _common() -> list[fu.FunctionUnit]:
-    """Units every PE holds: the op kinds a DFG has most of."""
+def _common(constant_compare: bool = False) -> list[fu.FunctionUnit]:
+    """Units every PE holds: the op kinds a DFG has most of; with
+    `constant_compare` (the ALU PEs) the i32 compare may take a constant
+    right operand (a loop bound: 136 of the 111 kernels' constants)."""
     return [
         fu.constant("fu_const", DATA),
         fu.constant("fu_const_index", INDEX),
@@ -247,7 +249,7 @@ def _common() -> list[fu.FunctionUnit]:
         fu.invariant("fu_invariant", DATA),
         fu.invariant("fu_invariant_index", INDEX),
         fu.index_cast("fu_to_index", INT, INDEX),
-        fu.cmpi("fu_cmpi", INT),
+        fu.cmpi("fu_cmpi", INT, constant_rhs=constant_compare),
     ]
 
 
@@ -284,11 +286,15 @@ def _alu(multiplier: bool = True) -> list[fu.FunctionUnit]:
     and shifts are one configurable unit, the op a config field (LOOM's
     function_unit with fabric.mux; one datapath, rtl/units ALU_OPS), and
     the 32-bit shifts another: a shift by 32 or more is not the low bits of
-    the 64-bit one."""
-    return _common() + [
+    the 64-bit one. These, the multiplier and the i32 compare may take a
+    constant right operand (function_units._rhs): a constant of one use
+    there needs no PE (mapper/contraction.py)."""
+    return _common(constant_compare=True) + [
         fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA, constant_rhs=True),
-        fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT),
-        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY)] if multiplier else []),
+        fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT,
+                        constant_rhs=True),
+        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY, constant_rhs=True)]
+          if multiplier else []),
         fu.select("fu_select", DATA),
         _minmax("fu_minmax", DATA),
         _minmax("fu_minmax_i32", INT),

@@ -43,6 +43,9 @@ class Contraction:
     """A folded node -> the node whose unit holds it."""
     folded: dict[int, dict[int, Operation]] = field(default_factory=dict)
     """A host -> its folded operands, each -> the constant op that fed it."""
+    fallback: bool = False
+    """The view that folds nothing because the contracted one did not map
+    (mapping.map_dfg: LOOM's conservative fallback)."""
 
     def host_of(self, node: int) -> int:
         """The node whose placement `node` shares (itself unless folded)."""
@@ -54,9 +57,9 @@ class Contraction:
         return sum(1 for n in self.graph.nodes if n.kind == "op")
 
 
-def identity(sw: DfgGraph) -> Contraction:
-    """The view that folds nothing."""
-    return Contraction(sw, sw)
+def identity(sw: DfgGraph, fallback: bool = False) -> Contraction:
+    """The view that folds nothing (`fallback`: in place of one that folds)."""
+    return Contraction(sw, sw, fallback=fallback)
 
 
 def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:

@@ -244,13 +244,33 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
     """Place and route the handshake.func body `body` onto the ADG `view`,
     in at most `rounds` routing rounds; `tick` hears the round and its stage,
     `checkpoint` the best mapping after each routing, repair and throughput
-    round (mapper/snapshots.py)."""
+    round (mapper/snapshots.py). The contracted view (contraction.py) is
+    mapped first; when it does not fit, the DFG without folds is too (LOOM's
+    conservative fallback: a fold pins its op to the PEs whose units hold a
+    constant, which a crowded kernel may not afford), and the one that left
+    less to repair is the result."""
     sw = dfg_graph(body)
     adg = flatten(view)
-    problem = build_problem(sw, adg, view)
     func = body.parent_op()
-    if isinstance(func, hs.FuncOp):
-        problem.weights = recurrence_weights(func, sw)
+    weights = recurrence_weights(func, sw) if isinstance(func, hs.FuncOp) else []
+    problem = build_problem(sw, adg, view)
+    problem.weights = list(weights) or problem.weights
+    m = _map_problem(problem, view, seed, rounds, tick, checkpoint)
+    if m.ok or problem.contraction is None or not problem.contraction.host:
+        return m
+    fallback = build_problem(sw, adg, view, fold=False)
+    if unhostable(fallback):
+        return m
+    fallback.weights = list(weights) or fallback.weights
+    f = _map_problem(fallback, view, seed, rounds,
+                     lambda text: tick(f"fallback view (no constant folded): {text}"), checkpoint)
+    return f if _left(f) < _left(m) else m
+
+
+def _map_problem(problem: Problem, view: AdgView, seed: int, rounds: int, tick: Tick,
+                 checkpoint: Checkpoint) -> Mapping:
+    """Place and route `problem` (map_dfg's rounds)."""
+    adg = problem.adg
     rng = random.Random(seed)
     placement = construct(problem, rng)
     # a node without any host, or more ops than PEs, cannot be repaired by

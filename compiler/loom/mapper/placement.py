@@ -27,7 +27,7 @@ from xdsl.ir import Attribute, Operation
 from loom.fabric.adg_view import AdgView
 from loom.mapper.adg_graph import AdgGraph, AdgNode
 from loom.mapper.bridges import Lane, families, port_links, request_lanes, response_lanes
-from loom.mapper.contraction import FOLDED, Contraction, contract
+from loom.mapper.contraction import FOLDED, Contraction, contract, identity
 from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import attr_int
@@ -275,10 +275,11 @@ def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
     return tuple(sites)
 
 
-def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView) -> Problem:
+def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView, fold: bool = True) -> Problem:
+    """Each node's options on the contracted view of `dfg` (without `fold`: the DFG itself)."""
     units = hw_units(view)
     kinds = UnitKinds.of(units)
-    contraction = contract(dfg, kinds)
+    contraction = contract(dfg, kinds) if fold else identity(dfg, fallback=True)
     sw = contraction.graph
     memories = hw_memories(view)
     types = _module_port_types(view)

@@ -22,11 +22,17 @@ class MapStats:
     worst_outputs: tuple[int, int]
     """(outputs in use, outputs) of the switch with the highest share in use,
     of those counted in `switches`."""
+    folded: int = 0
+    """Constants hosted inside their op's unit (contraction.py)."""
+    fallback: bool = False
+    """The mapping is of the DFG without folds: the contracted view did not fit."""
 
     def line(self) -> str:
         used, total = self.worst_outputs
         worst = f"{self.worst_switch} {used}/{total}" if total else "-"
-        return (f"{self.ops} ops, {self.pes} PEs, {self.switches} switches, {self.hops} hops, "
+        folds = (" (fallback view: no constant folded)" if self.fallback else
+                 f" ({self.folded} constants folded into their ops' units)" if self.folded else "")
+        return (f"{self.ops} ops{folds}, {self.pes} PEs, {self.switches} switches, {self.hops} hops, "
                 f"busiest switch {worst} outputs")
 
 
@@ -50,7 +56,10 @@ def map_stats(m: Mapping) -> MapStats:
         total = len(m.adg.nodes[node_id].outputs)
         if not share[1] or len(outs) * share[1] > share[0] * total:
             worst, share = m.adg.nodes[node_id].name, (len(outs), total)
-    return MapStats(ops, len(pes), len(used_outputs), hops, worst, share)
+    view = m.problem.contraction
+    return MapStats(ops, len(pes), len(used_outputs), hops, worst, share,
+                    len(view.host) if view is not None else 0,
+                    view is not None and view.fallback)
 
 
 __all__ = ["MapStats", "map_stats"]

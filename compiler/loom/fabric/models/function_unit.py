@@ -63,9 +63,25 @@ class ConstantRhs(Actor):
         self.inner, self.value = inner, value & getattr(inner, "mask", -1)
 
     def rules(self) -> list[Rule]:
-        expr = type(self.inner).expr.replace("self.", "self.inner.")  # type: ignore[attr-defined]
+        expr = self.inner.expr.replace("self.", "self.inner.")  # type: ignore[attr-defined]
         return [rule(ready([0, 2]), "a = pop0()", "pop2()", "b = self.value",
                      f"push0({expr})")]
+
+
+class TriggerUnused(Actor):
+    """A binary op on inputs 0 and 1 of a constant_rhs unit whose rhs mux is
+    at sel 0: input 2, the constant's trigger, takes no part."""
+
+    n_in, n_out = 3, 1
+
+    def __init__(self, inner: Actor):
+        self.inner = inner
+
+    def __getattr__(self, name: str):   # the inner op's rules read its fields as self.<name>
+        return getattr(self.__dict__["inner"], name)
+
+    def rules(self) -> list[Rule]:
+        return self.inner.rules()
 
 
 @dataclass(frozen=True)
@@ -81,18 +97,22 @@ class FuModel:
     """A configurable unit's ops, in body order (`op` is then its name): the
     fabric.mux after them (body op len(choices)) picks one by its sel."""
     constant_rhs: bool = False
-    """The configurable unit's right operand is, by the fabric.mux of body op
-    1, its second input (sel 0) or the constant of body op 0 fired by its
-    third input (sel 1); its ops and their mux follow (configurable's body)."""
+    """The unit's right operand is, by the fabric.mux of body op 1, its
+    second input (sel 0) or the constant of body op 0 fired by its third
+    input (sel 1); its op (or ops and their mux) follow (function_units._rhs)."""
 
     def actor(self, payload: Mapping[str, int]) -> Actor:
+        if self.constant_rhs:
+            # the op's own fields are two body ops on: renumbered, it is the plain unit
+            shifted = {f"fu.{int(k.split('.')[1]) - 2}.{k.split('.', 2)[2]}": v
+                       for k, v in payload.items() if int(k.split(".")[1]) >= 2}
+            plain = replace(self, in_widths=self.in_widths[:2], constant_rhs=False).actor(shifted)
+            if payload.get(fu_field(1, "sel"), 0) == 1:
+                return ConstantRhs(plain, payload.get(fu_field(0, "value"), 0))
+            return TriggerUnused(plain)
         if self.choices:
-            first = 2 if self.constant_rhs else 0
-            sel = payload.get(fu_field(first + len(self.choices), "sel"), 0)
-            op = replace(self, op=self.choices[sel], choices=(), constant_rhs=False).actor({})
-            if self.constant_rhs and payload.get(fu_field(1, "sel"), 0) == 1:
-                return ConstantRhs(op, payload.get(fu_field(0, "value"), 0))
-            return op
+            sel = payload.get(fu_field(len(self.choices), "sel"), 0)
+            return replace(self, op=self.choices[sel], choices=()).actor({})
         w = self.out_widths[0]
         if self.op.removeprefix("arith.") in BINARY_CLASSES:
             return BINARY_CLASSES[self.op.removeprefix("arith.")](w)
