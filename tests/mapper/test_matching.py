@@ -87,9 +87,10 @@ def test_signed_compare_needs_exact_width(units):
     (cmp,) = _dfg("    %c = arith.cmpi slt, %a, %b : i32\n    handshake.sink %c : i1",
                   "%a: i32, %b: i32")
     cands = candidates(cmp, units)
-    # not fu_cmpi64: a zero-extended i32 loses its sign; slt is ordinal 2
+    # not fu_cmpi64: a zero-extended i32 loses its sign; slt is ordinal 2,
+    # and with the operands swapped a < b is b > a: sgt, ordinal 4
     assert [(c.unit, c.inputs, c.fields) for c in cands] == [
-        ("fu_cmpi", (0, 1), (("fu.0.value", 2),))]
+        ("fu_cmpi", (0, 1), (("fu.0.value", 2),)), ("fu_cmpi", (1, 0), (("fu.0.value", 4),))]
 
 
 def test_equality_compare_also_needs_exact_width(units):
@@ -97,7 +98,7 @@ def test_equality_compare_also_needs_exact_width(units):
     # 64-bit unit would compare bits the software value does not have
     (cmp,) = _dfg("    %c = arith.cmpi eq, %a, %b : i32\n    handshake.sink %c : i1",
                   "%a: i32, %b: i32")
-    assert [c.unit for c in candidates(cmp, units)] == ["fu_cmpi"]
+    assert [c.unit for c in candidates(cmp, units)] == ["fu_cmpi", "fu_cmpi"]   # and swapped
 
 
 def test_narrow_shrsi_has_no_wider_host(units):

@@ -11,8 +11,9 @@ Rules (LOOM's OpCompat and techmap; widths by port_types.py, which corrects LOOM
 - Configurable fields come from the software op: cmpi/cmpf predicate,
   constant value, stream cont_cond, join mask. `step_op` is never compared.
 - Commutative ops (addi, addf, muli, mulf, andi, ori, xori) may swap their
-  two operands; a software join of k operands binds to any k of a hardware
-  join's n >= k inputs (join mask); the other inputs stay disconnected.
+  two operands, and so may cmpi, its predicate mirrored (slt as sgt); a
+  software join of k operands binds to any k of a hardware join's n >= k
+  inputs (join mask); the other inputs stay disconnected.
 - Compound units: every selection of the body's `fabric.mux` ops is
   enumerated; the effective graph is what reaches the yield through the
   selected branches. A selection whose effective graph is one op hosts that
@@ -128,6 +129,11 @@ class Candidate:
     operand len(operands) + j, which `inputs` binds like any other."""
 
 
+MIRRORED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle",
+            "ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule"}
+"""A cmpi predicate with its operands swapped (a < b is b > a): a compare
+may take its operands the other way round, its predicate configured so."""
+
 ALIASES = {"arith.minsi": "slt", "arith.maxsi": "sgt", "arith.minui": "ult",
            "arith.maxui": "ugt"}
 """Software min/max -> the predicate of a `select(cmpi p, a, b), a, b` body."""
@@ -240,6 +246,11 @@ def _rooted_candidates(sw: Operation, unit: FunctionUnit, eff: Effective,
             continue
         if hw_op.name == "handshake.join":
             extra.append((cl.fu_field(body_index, "value"), cl.join_mask([h for _, h in binding])))
+        if sw.name == "arith.cmpi" and binding[0] == (0, 1):   # swapped: mirror the predicate
+            field = cl.fu_field(body_index, "value")
+            pred = predicate(sw)
+            assert pred is not None
+            extra = [(f, cl.cmpi_predicate(MIRRORED[pred]) if f == field else v) for f, v in extra]
         yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs),
                         tuple(extra), tuple(order))
 
@@ -276,8 +287,8 @@ def _operand_bindings(sw: Operation, hw_op: Operation) -> Iterator[list[tuple[in
     if n_sw != n_hw:
         return
     yield [(i, i) for i in range(n_sw)]
-    if sw.name in COMMUTATIVE and n_sw == 2:
-        yield [(0, 1), (1, 0)]
+    if (sw.name in COMMUTATIVE or sw.name == "arith.cmpi") and n_sw == 2:
+        yield [(0, 1), (1, 0)]   # a compare's predicate is then mirrored (MIRRORED)
 
 
 def _minmax_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Iterator[Candidate]:
