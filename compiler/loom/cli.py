@@ -18,7 +18,7 @@ from loom.diagnostics import LoomError, NotBuiltError
 from loom.ordering_modes import ORDERINGS
 from loom.sim.profiles import SEED_RULE
 
-MAP_ROUNDS = 11
+MAP_ROUNDS = 15
 """The mapper's default round budget as the help says it (loom.mapper.mapping.ROUNDS,
 not imported here: the parser stays light; a test keeps the two equal)."""
 MAP_TUNE_ROUNDS = 4

@@ -249,7 +249,7 @@ def test_the_help_names_the_mappers_round_budget():
 
 
 LONG_REPAIRS_SLOW = {"and_or": 30, "gesummv": 30}
-"""Kernels that leave shared ports in each of the default 11 rounds on the
+"""Kernels that leave shared ports in each of the default 15 rounds on the
 largest preset and fit with this budget since edge weights are capped
 (mapping.MAX_WEIGHT; seed 0: and_or 47 s in round 27; gesummv in round 12
 until the throughput work of issue 30 moved its placement, and at 661e725
@@ -313,7 +313,7 @@ with its memories on two sides it ended in C4 on 20x20 and 24x24 after 13
 and 23 minutes (bench/README.md)."""
 
 TWO_TRACKS = ("and_or", "chess-16x16-t2-ext6x6s3")
-"""Ends in C4 in each of the 11 rounds on chess-16x16-ext6x6s3 (mapping.REPAIRS);
+"""Ends in C4 in each of the default rounds on chess-16x16-ext6x6s3 (mapping.REPAIRS);
 routes in the first on two tracks (8 s)."""
 
 def test_a_second_track_routes_what_one_could_not(tmp_path, capsys):

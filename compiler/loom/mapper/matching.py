@@ -233,7 +233,7 @@ def _rooted_candidates(sw: Operation, unit: FunctionUnit, eff: Effective,
             if hw_index in feeders:
                 ok = _bind_constant(folded[sw_index], feeders[hw_index], sw.operands[sw_index].type,
                                     exact, len(sw.operands) + order.index(sw_index),
-                                    (args, in_types, body, layout), inputs, extra)
+                                    _UnitBody(args, in_types, body, layout), inputs, extra)
             else:
                 port = operand_port[hw_index]
                 assert port is not None
@@ -255,20 +255,31 @@ def _rooted_candidates(sw: Operation, unit: FunctionUnit, eff: Effective,
                         tuple(extra), tuple(order))
 
 
+@dataclass(frozen=True)
+class _UnitBody:
+    """What binding reads of a unit: its block arguments and their types,
+    its body ops (no yield) and its payload fields by body op index."""
+
+    args: list[BlockArgument]
+    in_types: list[Attribute]
+    body: list[Operation]
+    layout: dict[int, cl.FUField]
+
+
 def _bind_constant(sw_const: Operation, hw_const: Operation, operand_type: Attribute, exact: bool,
-                   trigger: int, unit: tuple[list, list[Attribute], list[Operation], dict],
+                   trigger: int, unit: _UnitBody,
                    inputs: list[int | None], fields: list[tuple[str, int]]) -> bool:
     """Bind software constant `sw_const` (the root's operand of `operand_type`)
     to the body constant `hw_const`: its value to the constant's field, its
     trigger (the root's extra operand `trigger`) to the unit input that fires it."""
-    args, in_types, body, layout = unit
     if not fits(operand_type, hw_const.results[0].type, exact):
         return False
-    port = args.index(hw_const.operands[0])
-    if not fits(sw_const.operands[0].type, in_types[port], exact=False):
+    port = unit.args.index(hw_const.operands[0])  # type: ignore[arg-type]
+    if not fits(sw_const.operands[0].type, unit.in_types[port], exact=False):
         return False
-    index = body.index(hw_const)
-    value = _value_field(sw_const, hw_const, layout[index].width) if index in layout else None
+    index = unit.body.index(hw_const)
+    value = (_value_field(sw_const, hw_const, unit.layout[index].width)
+             if index in unit.layout else None)
     if value is None:
         return False
     inputs[port] = trigger
