@@ -56,18 +56,24 @@ lane's buffer is a bypassable fifo (memory_bridge.ExtMemorySpec.lane_slots)
 that the mapper bypasses where the rings keep a register: bypassed, it must
 still take the head off the shared port while its lane's consumer waits."""
 
-FLOAT = ("chess-8x8-ext4-d2-fp", ["dot_f64", "tanh_poly_f32", "fixed_point_f32"])
-"""Behind slow (the preset's build, 242 to 333 s on 2026-11-28, is float
-units in 16 PEs): float kernels on a `-fp` preset, their addf, mulf,
+FLOAT: dict[str, list[str]] = {
+    "chess-8x8-ext4-d2-fp": ["dot_f64", "tanh_poly_f32", "fixed_point_f32"],
+    "chess-16x16-t2-ext8x9s3-fp": ["atax_f32", "gemm_f32", "hist_f32", "jacobi_1d_f64", "lu_f64",
+                                   "mvt_f32", "seidel_2d_f32", "trisolv_f64"],
+}
+"""Behind slow (the 8x8's build, 242 to 333 s on 2026-11-28, is float
+units in 16 PEs): float kernels on the `-fp` presets, their addf, mulf,
 divf, negf and cmpf (predicate configured) on float units, fixed_point_f32's
 sitofp, uitofp (from i32 and i8), fptosi and fptoui on conversion units,
 their values through integer carries, branches, muxes, loads and stores
 bit for bit; every edge against the golden model under both stall seeds
-(the three: 353 s with the preset's build, 2026-11-28). The preset is the
-named float variant (presets.FLOAT_VARIANTS) that `--adg auto` picks for
-them. The other float kernels need a 16x16 (more than 64 ops, or tagged
-memories) or a unit LOOM's function-unit bodies do not allow (extf:
-quantize_f32; minnumf and maxnumf: oddeven_sort_f32)."""
+(the three: 353 s with the preset's build, 2026-11-28). The presets are
+the named float variants (presets.FLOAT_VARIANTS, LARGE_FLOAT_VARIANTS)
+that `--adg auto` picks for them: the 8x8 for at most 64 ops, the 16x16
+(WIDE's memories) for the rest. The other float kernels need more float
+PEs or memory lanes (float_specials, cholesky_f64, covariance_f64) or a
+unit LOOM's function-unit bodies do not allow (extf: quantize_f32;
+minnumf and maxnumf: oddeven_sort_f32)."""
 
 BYPASS = ("chess-8x8-ext2-f", ["sum_n", "dot", "fir", "collatz", "countdown"])
 """In make test too: the `-f` preset, bypassable fifos on every PE link and
@@ -167,16 +173,14 @@ REFUSED: dict[str, str] = {
     "recip_div": "the constant table 'recip' is not supported on the fabric",
     "gemver": "the kernel maps onto no preset",
     **{k: "C1: no function unit" for k in (
-        "atax_f32", "cholesky_f64", "covariance_f64", "float_specials", "gemm_f32", "hist_f32",
-        "jacobi_1d_f64", "lu_f64", "mvt_f32", "oddeven_sort_f32", "quantize_f32",
-        "seidel_2d_f32", "trisolv_f64")},
+        "cholesky_f64", "covariance_f64", "float_specials", "oddeven_sort_f32", "quantize_f32")},
 }
 """Kernels the fabric refuses in one line (`--adg auto`), and why: a file-scope
 constant table (the direct RTL reads it from a ROM; the fabric's memories
 start empty); eleven arrays, nine of them memories on the fabric where the
-largest preset has eight (gemver); floats that no named preset's units
-take (issue 33: the one named `-fp` preset, FLOAT's, is an 8x8 without the
-int/float conversions)."""
+largest preset has eight (gemver); float kernels that no `-fp` preset
+holds (FLOAT's note), reported on the largest preset, which has no float
+unit."""
 
 
 SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],
@@ -240,10 +244,10 @@ def test_kernel_runs_with_bypassed_fifos(kernel, tmp_path):
 
 @pytest.mark.rtl
 @pytest.mark.slow
-@pytest.mark.xdist_group(FLOAT[0])
-@pytest.mark.parametrize("kernel", FLOAT[1])
-def test_float_kernel_runs_on_float_units(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, FLOAT[0], tmp_path)
+@pytest.mark.parametrize("adg,kernel", [pytest.param(adg, k, marks=pytest.mark.xdist_group(adg))
+                                        for adg, ks in FLOAT.items() for k in ks])
+def test_float_kernel_runs_on_float_units(adg, kernel, tmp_path):
+    _runs_under_two_seeds(kernel, adg, tmp_path)
 
 
 @pytest.mark.rtl
@@ -278,6 +282,6 @@ def test_every_kernel_is_listed_once():
     """Nothing is dropped silently: each kernel of kernels/ runs (fast or slow)
     or is refused in one line."""
     grouped = [k for group in (SLOW, ON_CHIP) for ks in group.values() for k in ks]
-    listed = FAST + TAGGED[1] + FLOAT[1] + grouped + list(REFUSED)
+    listed = FAST + TAGGED[1] + [k for ks in FLOAT.values() for k in ks] + grouped + list(REFUSED)
     assert len(listed) == len(set(listed))
     assert sorted(listed) == sorted(p.stem for p in KERNELS.glob("*.c"))

@@ -70,7 +70,7 @@ How the fabric was chosen:
   flow's units at their default latencies; a float value rides the
   integer PEs' data-moving units (carry, branch, load, store) bit for bit
   (mapper/port_types.py); one named variant has them
-  (FLOAT_VARIANTS). A 2x2 already holds every kind; larger grids
+  (FLOAT_VARIANTS; on 16x16, LARGE_FLOAT_VARIANTS). A 2x2 already holds every kind; larger grids
   hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
@@ -191,6 +191,10 @@ FLOAT_VARIANTS = ("-ext4-d2-fp",)
 extmemories, for the float kernels of at most 64 ops (dot_f64,
 tanh_poly_f32); after every integer variant, so an integer kernel that fits
 one of those keeps it."""
+LARGE_FLOAT_VARIANTS = ("-ext8x9s3-fp",)
+"""16x16 only, last: the float units in the divider PEs (16 of them) beside
+WIDE's eight extmemories of nine load lanes, for the float kernels of up to
+256 ops (atax_f32, gemm_f32, lu_f64, seidel_2d_f32, ...)."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
 (15 loads and 8 stores of one array, 64 stores into a local one), its lanes
@@ -549,7 +553,8 @@ def _variants(size: int) -> tuple[str, ...]:
     if size >= 20:
         return HUGE_VARIANTS
     if size >= 16:
-        return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + WIDE_MEMORY_VARIANTS + ON_CHIP_VARIANTS
+        return (MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + WIDE_MEMORY_VARIANTS + ON_CHIP_VARIANTS
+                + LARGE_FLOAT_VARIANTS)
     if size >= 8:
         return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + SMALL_ON_CHIP_VARIANTS + FLOAT_VARIANTS
     return MEMORY_VARIANTS
