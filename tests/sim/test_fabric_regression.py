@@ -67,7 +67,8 @@ divf, negf and cmpf (predicate configured) on float units, fixed_point_f32's
 sitofp, uitofp (from i32 and i8), fptosi and fptoui on conversion units,
 their values through integer carries, branches, muxes, loads and stores
 bit for bit; every edge against the golden model under both stall seeds
-(the three: 353 s with the preset's build, 2026-11-28). The presets are
+(the three: 353 s with the preset's build, 2026-11-28; all eleven on
+18493b1, 417 s with the 16x16's build, 2026-11-29). The presets are
 the named float variants (presets.FLOAT_VARIANTS, LARGE_FLOAT_VARIANTS)
 that `--adg auto` picks for them: the 8x8 for at most 64 ops, the 16x16
 (WIDE's memories) for the rest. The other float kernels need more float
@@ -145,7 +146,13 @@ build), 2026-11-28 on 31077ca. After the multiplier mix (one row in two
 from 8x8 on, none in a divider PE: every 8x8 and 16x16 changed) and with
 the harness's left-token check (054a424): the 33 kernels of the 8x8 groups
 with FLOAT's 3, and WIDE's 36, pass both seeds (1,489 s with every
-preset's build, beside a mutation campaign), 2026-11-28."""
+preset's build, beside a mutation campaign), 2026-11-28. After the folded
+constants (issue 31 item 1: every ALU PE, the divider PEs of 8x8 and up
+and most maps changed), on 508454b, 2026-11-29, one at a time: the 8x8
+groups with FLOAT's 8x8 kernels (36) pass both seeds (114 s; at c324c37,
+with the default 11 rounds, mask_compact's map ended in C4), WIDE's 36 too
+(781 s with the build); ON_CHIP's 16x16 and 20x20 kernels and the 20x20
+group map onto their presets at seed 0 (3 to 53 s), not simulated."""
 
 ON_CHIP: dict[str, list[str]] = {
     "chess-8x8-ext2-mem1x2s2": ["local_hist"],
