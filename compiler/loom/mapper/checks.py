@@ -67,7 +67,7 @@ def _routed(m: Mapping) -> Iterator[tuple[DfgEdge, list[int]]]:
 def _c1(m: Mapping, view: AdgView | None) -> list[Violation]:
     found = []
     units = hw_units(view) if view is not None else []
-    folded = m.problem.contraction.folded if m.problem.contraction is not None else {}
+    folded = m.problem.contraction.folded
     for n in m.problem.sw.nodes:   # the contracted view: a folded constant rides its host
         if n.is_memref_input or n.kind == FOLDED:
             continue

@@ -71,7 +71,7 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
             continue
         for e in sw.in_edges(node.id):
             const = sw.nodes[e.src]
-            if not _foldable(sw, const, node.id) or e.src in host:
+            if not _foldable(sw, const, node.id):
                 continue
             assert const.op is not None
             if candidates(node.op, units, {e.dst_index: const.op}):
@@ -95,13 +95,12 @@ def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operat
     for e in sw.edges:
         if e.src in host and host[e.src] == e.dst:
             edges.append(replace(e, internal=True))
-        elif e.dst in host:
+        elif e.dst in host:   # fires a folded constant: the host's extra operand
             h = host[e.dst]
             op = sw.nodes[h].op
             assert op is not None
-            operand = next(k for k, c in folded[h].items() if c is sw.nodes[e.dst].op)
-            extra = len(op.operands) + list(folded[h]).index(operand)
-            edges.append(replace(e, dst=h, dst_index=extra))
+            j = [c for c in folded[h].values()].index(sw.nodes[e.dst].op)
+            edges.append(replace(e, dst=h, dst_index=len(op.operands) + j))
         else:
             edges.append(e)
     return DfgGraph(nodes, edges)

@@ -118,7 +118,7 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
         what = "memory" if node.kind == "memory" else "function unit"
         return LoomError(f"C1: unmapped node {node.id}: no {what} in {adg} can host "
                          f"{_what(node)}; {hint}", where)
-    ops = sum(1 for n in m.problem.sw.nodes if n.kind == "op")   # folded constants need no PE
+    ops = m.problem.contraction.ops   # folded constants need no PE
     pes = len({n.pe for n in m.adg.nodes if n.pe})
     if node.kind == "op" and ops > pes:
         fix = _preset_with_pes(ops, adg)

@@ -236,9 +236,8 @@ def _left(m: Mapping) -> tuple[int, int]:
 
 def unhostable(problem: Problem) -> bool:
     """Whether some DFG node has no host at all, or the ops outnumber the PEs."""
-    ops = sum(1 for n in problem.sw.nodes if n.kind == "op")
     pes = len({n.pe for n in problem.adg.nodes if n.pe})
-    return ops > pes or not all(problem.options[n] for n in problem.placeable)
+    return problem.contraction.ops > pes or not all(problem.options[n] for n in problem.placeable)
 
 
 def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
@@ -258,7 +257,7 @@ def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,
     problem = build_problem(sw, adg, view)
     problem.weights = list(weights) or problem.weights
     m = _map_problem(problem, view, seed, rounds, tick, checkpoint)
-    if m.ok or problem.contraction is None or not problem.contraction.host:
+    if m.ok or not problem.contraction.host:
         return m
     fallback = build_problem(sw, adg, view, fold=False)
     if unhostable(fallback):

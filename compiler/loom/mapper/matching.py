@@ -221,6 +221,7 @@ def _rooted_candidates(sw: Operation, unit: FunctionUnit, eff: Effective,
         fields.append((cl.fu_field(body_index, "value"), value))
     low_bits = low_bit_operands(sw.name, len(sw.operands))
     order = list(folded)
+    shape = _UnitBody(args, in_types, body, layout)
     for binding in _operand_bindings(sw, hw_op):
         inputs: list[int | None] = [None] * len(args)
         extra = list(fields)
@@ -233,7 +234,7 @@ def _rooted_candidates(sw: Operation, unit: FunctionUnit, eff: Effective,
             if hw_index in feeders:
                 ok = _bind_constant(folded[sw_index], feeders[hw_index], sw.operands[sw_index].type,
                                     exact, len(sw.operands) + order.index(sw_index),
-                                    _UnitBody(args, in_types, body, layout), inputs, extra)
+                                    shape, inputs, extra)
             else:
                 port = operand_port[hw_index]
                 assert port is not None

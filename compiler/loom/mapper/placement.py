@@ -103,10 +103,10 @@ class Problem:
     folded constants (placed with their host)."""
     distances: SiteDistances
     """Hops between sites: the window annealing draws its moves in."""
+    contraction: Contraction
+    """The view's folds and the DFG it was made from (`sw` is its graph)."""
     unit_definitions: dict[tuple[str, int], Operation] = field(default_factory=dict)
     """(PE, opcode) -> the function_unit definition."""
-    contraction: Contraction | None = None
-    """The view's folds and the DFG it was made from (None: `sw` is the DFG)."""
     weights: list[float] = field(default_factory=list)
     """Per DFG edge: how much its route estimate counts (routing raises it)."""
     estimate: SiteDistances = field(init=False)
@@ -135,11 +135,11 @@ class Problem:
     @property
     def dfg(self) -> DfgGraph:
         """The DFG as dfg_graph numbers it (reports read this, not the view)."""
-        return self.contraction.dfg if self.contraction is not None else self.sw
+        return self.contraction.dfg
 
     def host_of(self, node: int) -> int:
         """The node whose option places DFG node `node` (itself unless folded)."""
-        return self.contraction.host_of(node) if self.contraction is not None else node
+        return self.contraction.host_of(node)
 
 
 # --- options --------------------------------------------------------------------------
@@ -299,8 +299,8 @@ def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView, fold: bool = True
             assert node.op is not None
             options.append(_unit_options(node.op, adg, kinds, fu_node,
                                          contraction.folded.get(node.id)))
-    return Problem(sw, adg, options, SiteDistances.of(adg),
-                   {(u.pe, u.opcode): u.definition for u in units}, contraction)
+    return Problem(sw, adg, options, SiteDistances.of(adg), contraction,
+                   {(u.pe, u.opcode): u.definition for u in units})
 
 
 # --- state and cost -------------------------------------------------------------------

@@ -57,9 +57,8 @@ def map_stats(m: Mapping) -> MapStats:
         if not share[1] or len(outs) * share[1] > share[0] * total:
             worst, share = m.adg.nodes[node_id].name, (len(outs), total)
     view = m.problem.contraction
-    return MapStats(ops, len(pes), len(used_outputs), hops, worst, share,
-                    len(view.host) if view is not None else 0,
-                    view is not None and view.fallback)
+    return MapStats(ops, len(pes), len(used_outputs), hops, worst, share, len(view.host),
+                    view.fallback)
 
 
 __all__ = ["MapStats", "map_stats"]
