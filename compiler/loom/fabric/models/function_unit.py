@@ -52,36 +52,47 @@ class MaskedJoin(Actor):
         return True
 
 
-class ConstantRhs(Actor):
-    """A binary op whose right operand is a configured constant: it fires on
-    its left operand (input 0) and the constant's trigger (input 2); input 1
-    takes no part (a constant_rhs unit with its rhs mux at sel 1)."""
-
-    n_in, n_out = 3, 1
-
-    def __init__(self, inner: Actor, value: int):
-        self.inner, self.value = inner, value & getattr(inner, "mask", -1)
-
-    def rules(self) -> list[Rule]:
-        expr = self.inner.expr.replace("self.", "self.inner.")  # type: ignore[attr-defined]
-        return [rule(ready([0, 2]), "a = pop0()", "pop2()", "b = self.value",
-                     f"push0({expr})")]
-
-
-class TriggerUnused(Actor):
-    """A binary op on inputs 0 and 1 of a constant_rhs unit whose rhs mux is
-    at sel 0: input 2, the constant's trigger, takes no part."""
+class _ConstantRhsUnit(Actor):
+    """A binary op in a constant_rhs unit, which has a third input (the
+    constant's trigger); the op's rules read its fields as self.<name>."""
 
     n_in, n_out = 3, 1
 
     def __init__(self, inner: Actor):
         self.inner = inner
 
-    def __getattr__(self, name: str):   # the inner op's rules read its fields as self.<name>
+    def __getattr__(self, name: str):
         return getattr(self.__dict__["inner"], name)
+
+
+class TriggerUnused(_ConstantRhsUnit):
+    """The rhs mux at sel 0: the op on inputs 0 and 1; input 2 takes no part."""
 
     def rules(self) -> list[Rule]:
         return self.inner.rules()
+
+
+class ConstantRhs(_ConstantRhsUnit):
+    """The rhs mux at sel 1: the op on input 0 and the configured constant,
+    fired with the constant's trigger (input 2); input 1 takes no part."""
+
+    def __init__(self, inner: Actor, value: int):
+        super().__init__(inner)
+        self.value = value & getattr(inner, "mask", -1)
+
+    def rules(self) -> list[Rule]:
+        return [rule(ready([0, 2]), "a = pop0()", "pop2()", "b = self.value",
+                     f"push0({self.inner.expr})")]  # type: ignore[attr-defined]
+
+
+def _from_op(payload: Mapping[str, int], first: int) -> dict[str, int]:
+    """The fields of body ops `first` and on, numbered as if they began the body."""
+    fields = {}
+    for key, value in payload.items():
+        _, index, part = key.split(".", 2)   # fu_field's fu.<op_index>.<part>
+        if int(index) >= first:
+            fields[fu_field(int(index) - first, part)] = value
+    return fields
 
 
 @dataclass(frozen=True)
@@ -104,9 +115,8 @@ class FuModel:
     def actor(self, payload: Mapping[str, int]) -> Actor:
         if self.constant_rhs:
             # the op's own fields are two body ops on: renumbered, it is the plain unit
-            shifted = {f"fu.{int(k.split('.')[1]) - 2}.{k.split('.', 2)[2]}": v
-                       for k, v in payload.items() if int(k.split(".")[1]) >= 2}
-            plain = replace(self, in_widths=self.in_widths[:2], constant_rhs=False).actor(shifted)
+            plain = replace(self, in_widths=self.in_widths[:2],
+                            constant_rhs=False).actor(_from_op(payload, 2))
             if payload.get(fu_field(1, "sel"), 0) == 1:
                 return ConstantRhs(plain, payload.get(fu_field(0, "value"), 0))
             return TriggerUnused(plain)
