@@ -100,8 +100,8 @@ def test_fu_mux_selects_the_effective_graph():
 # fu_div: presets.py's divider, the four divisions on one datapath (fabric/rtl/fu.py's
 # shared_groups), its op the mux's sel; operands mix random values with the edge
 # cases (zero, one, -1, MIN) so every selection meets division by zero and MIN / -1.
-def _binary_pe(unit: FunctionUnit, inputs: int = 2) -> str:
-    """An ADG of one PE (pe_0_0) of `inputs` inputs that holds `unit` alone."""
+def _binary_pe(*units: FunctionUnit, inputs: int = 2) -> str:
+    """An ADG of one PE (pe_0_0) of `inputs` inputs that holds `units` (opcode order)."""
     ports = ", ".join(f"%p{k}: {B}" for k in range(inputs))
     args = ", ".join(f"%i{k}: {B}" for k in range(inputs))
     names = ", ".join(f"%i{k}" for k in range(inputs))
@@ -109,7 +109,7 @@ def _binary_pe(unit: FunctionUnit, inputs: int = 2) -> str:
     return f"""
 module {{
   fabric.spatial_pe @pe_u({ports}) -> ({B}) {{
-{chr(10).join(unit.render("    "))}
+{chr(10).join(line for unit in units for line in unit.render("    "))}
     fabric.yield
   }}
   fabric.module @units({args}) -> ({B}) {{
@@ -210,9 +210,7 @@ def test_alu_unit_takes_its_constant_operand():
 RHS_W = 16
 RHS_UNITS = [fu.binary("fu_muli", "arith.muli", f"i{RHS_W}", latency=4, constant_rhs=True),
              fu.cmpi("fu_cmpi", f"i{RHS_W}", constant_rhs=True)]
-RHS_ADG = _binary_pe(RHS_UNITS[0], inputs=3).replace(
-    "\n".join(RHS_UNITS[0].render("    ")),
-    "\n".join(RHS_UNITS[0].render("    ") + RHS_UNITS[1].render("    ")))
+RHS_ADG = _binary_pe(*RHS_UNITS, inputs=3)
 RHS_MODES = [(unit, constant) for unit in ("muli", "cmpi") for constant in (False, True)]
 
 
