@@ -15,6 +15,8 @@ SEED    ?= 1
 IDEAL   ?=
 # make sim ADG=preset: run the kernel on that fabric (loom sim --adg; auto: the smallest)
 ADG     ?=
+# make sim IFACE=axi: the exported IP (loom export) under cocotbext-axi (loom sim --iface axi)
+IFACE   ?=
 JOBS    ?= 2
 # make sim writes into gen/<kernel stem>/
 KNAME    = $(basename $(basename $(notdir $(KERNEL))))
@@ -26,12 +28,15 @@ N       ?= 1000
 TEMPLATE ?=
 CONFIG   ?=
 
-.PHONY: setup test test-slow sim bench fuzz mutate clean help
+.PHONY: setup test test-slow sim export fpga bench fuzz mutate clean help
 
 help:
 	@echo "make sim KERNEL=name-or-path [SEED=n]   compile, simulate and verify one kernel into gen/<name>/"
 	@echo "make sim KERNEL=name-or-path IDEAL=1    the same without stalls (memory latency 1): cycles for throughput"
 	@echo "make sim KERNEL=name-or-path ADG=preset on a fabric preset (loom adg --list; auto): map, config, run"
+	@echo "make sim KERNEL=name-or-path IFACE=axi  the exported IP (AXI shell) under cocotbext-axi"
+	@echo "make export KERNEL=name-or-path  the kernel as an IP folder (AXI shell, registers, driver) in gen/<name>/ip"
+	@echo "make fpga KERNEL=name-or-path    LUTs, FFs, DSPs, BRAMs, Fmax of the exported IP on an ECP5 (Yosys, nextpnr)"
 	@echo "make test                      the regression (pytest -n $(JOBS))"
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
@@ -59,7 +64,13 @@ test-slow: setup
 	@$(RUN) pytest -q -n $(JOBS) --dist loadgroup -p no:cacheprovider -m slow --durations=25
 
 sim: setup
-	@$(RUN) loom sim $(KERNEL) $(if $(ADG),--adg $(ADG)) $(if $(IDEAL),--ideal,--seed $(SEED)) -o gen/$(KNAME)
+	@$(RUN) loom sim $(KERNEL) $(if $(ADG),--adg $(ADG)) $(if $(IFACE),--iface $(IFACE)) $(if $(IDEAL),--ideal,--seed $(SEED)) -o gen/$(KNAME)
+
+export: setup
+	@$(RUN) loom export $(KERNEL) -o gen/$(KNAME)/ip
+
+fpga: setup
+	@$(RUN) loom fpga $(KERNEL) -o gen/$(KNAME)
 
 $(STAMPS)/cvise: $(STAMPS)/apt
 	@command -v cvise >/dev/null || { echo "bootstrap: installing cvise"; \

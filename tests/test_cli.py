@@ -13,7 +13,7 @@ COMMAND_FLAGS = {
     "compile": ["--top", "-I", "-D", "-o", "--max-join-fanin", "--flat-memrefs"],
     "run": ["--bundle", "--stage", "--progress", "-o"],
     "rtl": ["-o", "--adg"],
-    "sim": ["--bundle", "--seed", "--ideal", "--waves", "--trace", "-o"],
+    "sim": ["--bundle", "--seed", "--ideal", "--waves", "--trace", "--iface", "-o"],
     "fuzz": ["--count", "--first-seed", "--jobs", "--size", "--keep", "--no-rtl", "--reduce", "-o"],
     "regress": ["--profile", "--kernels", "--seeds", "--shard", "--jobs", "--no-rtl", "--junit",
                 "-o"],
@@ -21,6 +21,8 @@ COMMAND_FLAGS = {
     "map": ["--adg", "--seed", "--top", "-o"],
     "config": ["decode", "--adg"],
     "mutate": ["--template", "--operator", "--sample", "--list", "--budget", "-j", "-o"],
+    "export": ["--top", "-I", "-D", "-o"],
+    "fpga": ["--shell", "--freq", "-o"],
 }
 
 

@@ -134,6 +134,18 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+FREQ_MAX_MHZ = 1000.0
+
+
+def clock_mhz(text: str) -> float:
+    """An argparse type: a clock in MHz, more than 0 and at most FREQ_MAX_MHZ."""
+    value = _number(text)
+    if not 0 < value <= FREQ_MAX_MHZ:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {FREQ_MAX_MHZ:g} MHz, not {text.strip()}")
+    return value
+
+
 def seed_list(text: str) -> str:
     """An argparse type: stall seeds such as `1-5,9` (each 0 to SEED_MAX, a range
     low to high, at most COUNT_MAX seeds); the text is kept, loom regress passes
@@ -183,6 +195,8 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "map": ("loom.mapper.command", "map_main"),
     "config": ("loom.mapper.decode_command", "config_main"),
     "mutate": ("loom.mutation.command", "mutate_main"),
+    "export": ("loom.export.command", "export_main"),
+    "fpga": ("loom.export.command", "fpga_main"),
 }
 
 KERNEL_HELP = (
@@ -283,6 +297,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--adg", metavar="A",
                    help="an ADG (.fabric.mlir file or preset name): write its fabric RTL")
 
+    p = sub.add_parser("export", help="the kernel as an IP folder: AXI shell, registers, driver",
+                       description="Write an IP folder into DIR (default gen/<name>/ip): the "
+                                   "kernel inside an AXI shell with Vitis HLS's ap_ctrl_hs "
+                                   "register map on AXI4-Lite and an AXI4 master per array, "
+                                   "the SystemRDL map with PeakRDL's CSR block, C header and "
+                                   "HTML pages, a C driver, a file list and a README.")
+    _add_c_flags(p)
+    p.add_argument("--adg", metavar="A", help=argparse.SUPPRESS)
+
+    p = sub.add_parser("fpga", help="LUTs, FFs, DSPs, BRAMs and Fmax on an ECP5 (Yosys, nextpnr)",
+                       description="Synthesize the exported IP (loom export; with --no-shell "
+                                   "the kernel top alone) with Yosys synth_ecp5 and place and "
+                                   "route it out of context with nextpnr-ecp5 on an "
+                                   "LFE5UM5G-85F, speed grade 8; print the utilization, the "
+                                   "maximum clock and the units on the critical path.")
+    _add_c_flags(p)
+    p.add_argument("--shell", action=argparse.BooleanOptionalAction, default=True,
+                   help="the IP with its AXI shell (default), or --no-shell: the kernel top")
+    p.add_argument("--freq", type=clock_mhz, default=100.0, metavar="MHZ",
+                   help="the clock constraint nextpnr optimizes for, more than 0 to "
+                        f"{FREQ_MAX_MHZ:g} MHz (default 100)")
+
     p = sub.add_parser("sim", help="the whole flow on Verilator through cocotb",
                        description="Compile, run the golden model, emit RTL and simulate "
                                    "it under random stalls; compare every channel's tokens, "
@@ -299,6 +335,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "ready, memory ready every cycle with latency exactly 1; still "
                           "checked channel by channel")
     p.add_argument("--waves", action="store_true", help="write an FST waveform")
+    p.add_argument("--iface", choices=["direct", "axi"], default="direct",
+                   help="direct: the kernel top's own ports (default); axi: the IP of "
+                        "loom export (AXI4-Lite control, an AXI4 master per array) driven "
+                        "by cocotbext-axi's AxiLiteMaster and AxiRam, paused on every "
+                        "channel by the seed's memory profile (none with --ideal)")
     p.add_argument("--adg", metavar="A",
                    help="run on a fabric: an ADG (.fabric.mlir file, preset name, or auto); "
                         "the kernel is compiled for it, mapped, and config.bin streamed "

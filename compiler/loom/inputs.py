@@ -14,6 +14,7 @@ from pathlib import Path
 
 from loom.diagnostics import Location, LoomError
 from loom.frontend.driver import compile_kernel, kernel_name, resolve_kernel
+from loom.frontend.signature import Signature
 from loom.lowering import lower
 from loom.lowering.dfg_input import is_dfg_file, prepare_dfg
 from loom.ordering_modes import DIRECT_ORDERING
@@ -66,6 +67,8 @@ class Inputs:
     bundle: Path | None
     bundle_is_native: bool = False
     """The bundle is this compile's own native run (not a user's --bundle)."""
+    signature: Signature | None = None
+    """The C signature (parameter names and types) when K is a .c file."""
 
     @property
     def expectations(self) -> str:
@@ -87,7 +90,7 @@ def prepare(source: KernelSource, need_bundle: bool = True) -> Inputs:
         lower(arts.scf_mlir, arts.dfg_mlir, arts.top, source.max_join_fanin,
               source.flat_memrefs, ordering)
         return Inputs(name, out_dir, arts.dfg_mlir, given or arts.bundle_path,
-                      bundle_is_native=given is None)
+                      bundle_is_native=given is None, signature=arts.signature)
     bundle: Path | None = given or kernel.with_name(f"{name}.bundle.json")
     if not bundle.exists():
         if need_bundle:

@@ -18,6 +18,7 @@ from loom.ir import load_module
 from loom.golden.run import find_func
 from loom.rtl.netlist import Netlist, build_netlist
 from loom.rtl.render import render_spec
+from loom.rtl.units import ExternalMemory
 from loom.rtl.top import render_top
 
 
@@ -30,9 +31,11 @@ class RtlArtifacts:
     netlist: Netlist
 
 
-def write_rtl(func: Operation, source: str, out_dir: Path, name: str) -> RtlArtifacts:
-    """The RTL of `func` (a handshake.func read from `source`) into out_dir/rtl/."""
-    net = build_netlist(func, source)
+def write_rtl(func: Operation, source: str, out_dir: Path, name: str,
+              memory: ExternalMemory = ExternalMemory()) -> RtlArtifacts:
+    """The RTL of `func` (a handshake.func read from `source`) into out_dir/rtl/,
+    for `memory` behind its master ports (loom.rtl.netlist.build_netlist)."""
+    net = build_netlist(func, source, memory)
     rtl_dir = out_dir / "rtl"
     rtl_dir.mkdir(parents=True, exist_ok=True)
     units: dict[str, str] = {}

@@ -59,7 +59,7 @@ from loom.dialects import handshake as hs
 from loom.dialects.channel_types import data_width
 from loom.ir import op_location
 from loom.rtl.op_units import OpUnit, op_unit
-from loom.rtl.units import FIFO_KINDS, UnitSpec, unit_spec
+from loom.rtl.units import FIFO_KINDS, ExternalMemory, UnitSpec, unit_spec
 
 BACK_EDGE_BUFFER = dict(family="fifo", slots=2, transparent=False)
 SLOT_BUFFER = dict(family="tehb")
@@ -117,9 +117,12 @@ def _origin(op: Operation, label: str, filename: str) -> str:
     return f"{op.name} '{label}' at {loc}"
 
 
-def build_netlist(func: hs.FuncOp, filename: str) -> Netlist:
-    """The kernel's netlist with its buffers placed (module docstring)."""
-    net, units, channels = _units(func, filename)
+def build_netlist(func: hs.FuncOp, filename: str,
+                  memory: ExternalMemory = ExternalMemory()) -> Netlist:
+    """The kernel's netlist with its buffers placed (module docstring);
+    `memory` is what stands behind every master port (an AXI4 master for
+    loom.export, the test harness's memory by default)."""
+    net, units, channels = _units(func, filename, memory)
     _place_buffers(net, func.body.block, units, channels)
     return net
 
@@ -130,7 +133,7 @@ def unit_netlist(func: hs.FuncOp, filename: str) -> Netlist:
     return _units(func, filename)[0]
 
 
-def _units(func: hs.FuncOp, filename: str
+def _units(func: hs.FuncOp, filename: str, memory: ExternalMemory = ExternalMemory()
            ) -> tuple[Netlist, dict[Operation, tuple[Instance, OpUnit]], dict[SSAValue, Channel]]:
     body = func.body.block
     names = name_dfg(body)
@@ -165,6 +168,8 @@ def _units(func: hs.FuncOp, filename: str
                 net.outputs.append(TopPort(port, "out", ch.width, ch))
             continue
         mapping = op_unit(op, filename)
+        if mapping.family in ("extmemory", "lsq"):
+            mapping.params.update(memory.params())
         where = op_location(op) or Location(filename)
         spec = unit_spec(mapping.family, loc=where, **mapping.params)
         inst = Instance(f"u_{label}", spec, _origin(op, label, filename), op)

@@ -124,9 +124,10 @@ def _memory_timing(spec: UnitSpec) -> UnitTiming:
         lat = EXTMEM_DONE_LATENCY if piped else EXTMEM_RESULT_LATENCY if ext else 1
         arcs += _group(ins, [done], latency=lat, valid_comb=False, ready_comb=not ext)
         outs.append(done)
+    slower = spec.params.get("mem_latency", 1) - 1   # than the harness's memory
     for j in range(ld):
         ins = [("ld_addr", j * rank + k) for k in range(rank)]
-        data_lat = EXTMEM_DATA_LATENCY if piped else EXTMEM_RESULT_LATENCY if ext else 1
+        data_lat = EXTMEM_DATA_LATENCY + slower if piped else EXTMEM_RESULT_LATENCY if ext else 1
         done_lat = EXTMEM_DONE_LATENCY if piped else data_lat
         arcs += _group(ins, [("ld_data", j)], latency=data_lat, valid_comb=False,
                        ready_comb=not ext)
@@ -155,8 +156,9 @@ def _queue_timing(spec: UnitSpec) -> UnitTiming:
     arcs: list[Arc] = []
     for j in range(ld):
         ins = [("ld_addr", j * rank + k) for k in range(rank)]
-        arcs += _group(ins, [("ld_data", j)], latency=LSQ_DATA_LATENCY, valid_comb=False,
-                       ready_comb=False)
+        arcs += _group(ins, [("ld_data", j)],
+                       latency=LSQ_DATA_LATENCY + spec.params.get("mem_latency", 1) - 1,
+                       valid_comb=False, ready_comb=False)
     for g in range(len(spec.params["groups"])):
         arcs.append(Arc(("alloc", g), ("ack", g), latency=1, valid_comb=False))
     arcs.append(Arc(("fence", None), ("fence_done", None)))

@@ -47,6 +47,24 @@ EXTMEMORY_IN_FLIGHT = 2   # default beats in flight per extmemory bridge, and cr
 
 
 @dataclass(frozen=True)
+class ExternalMemory:
+    """What stands behind the master port of an extmemory bridge (or a
+    load-store queue): `in_flight` beats it keeps in flight (the unit's k) and
+    `latency`, the cycles from a beat's acceptance at the port to its
+    response (1: the test harness's memory under --ideal). The latency
+    changes no RTL; loom.rtl.timing reads it, so that buffer placement gives
+    the loop the slack a slower memory needs."""
+
+    in_flight: int = EXTMEMORY_IN_FLIGHT
+    latency: int = 1
+
+    def params(self) -> dict[str, int]:
+        """The unit parameters that say so (none for the default)."""
+        out = {"k": self.in_flight} if self.in_flight != EXTMEMORY_IN_FLIGHT else {}
+        return out | ({"mem_latency": self.latency} if self.latency != 1 else {})
+
+
+@dataclass(frozen=True)
 class UnitSpec:
     family: str
     template: str
@@ -646,7 +664,15 @@ def _memory(p: _Params) -> UnitSpec:
         k = p.int("k", 1, 64, default=EXTMEMORY_IN_FLIGHT)
         params["k"] = ctx["k"] = k
         module += f"_k{k}"
+        _memory_latency(p, params)
     return UnitSpec(p.family, p.family, module, params, ports, True, ctx)
+
+
+def _memory_latency(p: _Params, params: dict[str, Any]) -> None:
+    """ExternalMemory.latency: a timing parameter (loom.rtl.timing), no RTL."""
+    lat = p.int("mem_latency", 1, 1024, default=1)
+    if lat != 1:
+        params["mem_latency"] = lat
 
 
 LSQ_KINDS = ("ld", "st")
@@ -695,6 +721,7 @@ def _lsq(p: _Params) -> UnitSpec:
     code = "_".join("".join(f"{kd[0]}{port}" for kd, port in g) for g in groups)
     shape_s = "x".join(map(str, shape))
     params = dict(ld=ld, st=st, shape=shape, w=w, aw=aw, groups=groups, lq=lq, sq=sq, k=k)
+    _memory_latency(p, params)
     ctx = dict(params, rank=rank, strides=_strides(shape), dw=dw, depth=depth)
     module = f"loom_lsq_l{ld}_s{st}_d{shape_s}_a{aw}_w{w}_q{lq}x{sq}_k{k}_g{code}"
     return UnitSpec("lsq", "lsq", module, params, ports, True, ctx)

@@ -39,6 +39,9 @@ def _write_report(report: dict, path: Path, **seconds: float) -> Path:
 
 
 def sim_main(args: argparse.Namespace) -> int:
+    if args.iface == "axi":
+        from loom.export.command import sim_axi_main
+        return sim_axi_main(args)
     if args.adg is not None:
         return fabric_sim_main(args)
     t0 = time.perf_counter()

@@ -112,6 +112,7 @@ class SimBuild:
     waves: bool = False
     makeflags: str = MAKEFLAGS  # the C++ optimization (the *MAKEFLAGS above)
     bare: bool = False        # LOOM_BARE: no summaries, no trace (bench/sim_speed.py)
+    test_module: str = "tb.kernel_cocotb"   # the cocotb test the runs run
 
     @property
     def defines(self) -> dict[str, int]:
@@ -149,7 +150,9 @@ class SimBuild:
             stamp.write_text(key)
             return time.perf_counter() - t
 
-    def run(self, run_dir: Path, plusargs: list[str], max_cycles: int) -> dict:
+    def run(self, run_dir: Path, plusargs: list[str], max_cycles: int,
+            env: dict[str, str] | None = None) -> dict:
+        """One run of the test; its status.json with the seconds it took."""
         run_dir.mkdir(parents=True, exist_ok=True)
         status = run_dir / "status.json"
         if status.exists():
@@ -157,11 +160,11 @@ class SimBuild:
         if str(ROOT) not in sys.path:  # the runner passes sys.path on; tb/ lives at the root
             sys.path.append(str(ROOT))
         env = {"LOOM_SIM_STATUS": str(status), "LOOM_MAX_CYCLES": str(max_cycles),
-               "COCOTB_LOG_LEVEL": os.environ.get("COCOTB_LOG_LEVEL", "WARNING")}
+               "COCOTB_LOG_LEVEL": os.environ.get("COCOTB_LOG_LEVEL", "WARNING"), **(env or {})}
         t = time.perf_counter()
         try:
             _lean_verilator().test(
-                test_module="tb.kernel_cocotb", hdl_toplevel=self.top,
+                test_module=self.test_module, hdl_toplevel=self.top,
                 hdl_toplevel_lang="verilog", build_dir=self.build_dir, test_dir=run_dir,
                 plusargs=plusargs, extra_env=env, results_xml=str(run_dir / "results.xml"),
                 log_file=run_dir / "sim.log", waves=self.waves)

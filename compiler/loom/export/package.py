@@ -1,0 +1,121 @@
+"""`loom export`'s folder: the kernel as an IP block an integrator takes as it is.
+
+    DIR/rtl/            the kernel top and its units, the AXI masters, the
+                        CSR block (PeakRDL) and the shell <kernel>_axi
+    DIR/<kernel>.f      the file list, packages first, the shell last
+    DIR/<kernel>_control.rdl, DIR/html/   the register map and its pages
+    DIR/driver/         <kernel>_csr.h (PeakRDL-cheader) and a host driver
+    DIR/README.md       ports, clock and reset, register map, memory, latency
+    DIR/build/          the compile's intermediate files and sim bundle
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation
+from xdsl.utils.hints import isa
+
+from loom.dialects.channel_types import data_type, data_width
+from loom.export.csr import CsrFiles, write_csr
+from loom.export.register_map import Param, RegisterMap, register_map
+from loom.export.shell import AXI_MEMORY, MASTER_DEPTH, Shell, render_shell
+from loom.frontend.signature import Signature
+from loom.golden.run import find_func
+from loom.inputs import KernelSource, prepare
+from loom.ir import load_module
+from loom.rtl.command import write_rtl
+from loom.rtl.netlist import Netlist
+from loom.rtl.render import template_environment
+
+
+@dataclass(frozen=True)
+class ExportedIp:
+    out_dir: Path
+    kernel: str
+    shell: Shell               # the top module to instantiate and its masters
+    registers: RegisterMap
+    params: list[Param]        # the function's arguments, in order
+    dfg: Path
+    netlist: Netlist
+    file_list: Path
+    files: tuple[Path, ...]    # the SystemVerilog, in compile order
+    csr: CsrFiles
+    driver: tuple[Path, Path]  # header, source
+    readme: Path
+    bundle: Path | None        # the native run's inputs and expectations
+
+
+def _is_float(t) -> bool:
+    return type(t).__name__.startswith("Float")
+
+
+def kernel_params(func: Operation, signature: Signature | None) -> tuple[list[Param], list[Param]]:
+    """The function's arguments (without the start token) and results (without
+    done) as the register map sees them, named from the C signature if known."""
+    ftype = func.function_type
+    args, outs = list(ftype.inputs.data[:-1]), list(ftype.outputs.data[:-1])
+    names = [p.name for p in signature.params] if signature is not None else \
+        func.arg_names or [f"arg{i}" for i in range(len(args))]
+    params = []
+    for name, t in zip(names, args):
+        if isa(t, MemRefType):
+            n = 1
+            for d in t.get_shape():
+                n *= d
+            params.append(Param(name, data_width(t.element_type), True,
+                                _is_float(t.element_type), n))
+        else:
+            params.append(Param(name, data_width(t), False, _is_float(data_type(t))))
+    results = [Param("ap_return" if len(outs) == 1 else f"ap_return_{i}", data_width(t), False,
+                     _is_float(data_type(t))) for i, t in enumerate(outs)]
+    return params, results
+
+
+def export_ip(source: KernelSource, out_dir: Path) -> ExportedIp:
+    """Compile `source` and write its IP folder into out_dir."""
+    build = out_dir / "build"
+    inputs = prepare(replace(source, out_dir=build), need_bundle=False)
+    func = find_func(load_module(inputs.dfg), source.top, str(inputs.dfg))
+    name = inputs.name
+    params, results = kernel_params(func, inputs.signature)
+    regs = register_map(name, params, results)
+    rtl_dir = out_dir / "rtl"
+    if rtl_dir.exists():
+        shutil.rmtree(rtl_dir)
+    arts = write_rtl(func, str(inputs.dfg), out_dir, name, AXI_MEMORY)
+    csr = write_csr(regs, out_dir)
+    shell = render_shell(arts.netlist, arts.top_module, regs, csr.module, regs.addr_bits)
+    shell_files = [_write(rtl_dir / f"{m}.sv", t) for m, t in sorted(shell.master_texts.items())]
+    shell_file = _write(rtl_dir / f"{shell.module}.sv", shell.text)
+    files = (csr.package, *arts.unit_files, arts.top_file, *shell_files, csr.rtl, shell_file)
+    file_list = _write(out_dir / f"{name}.f",
+                       "".join(f"{p.relative_to(out_dir)}\n" for p in files))
+    arts.file_list.unlink()   # the kernel-only list: the folder's list replaces it
+    driver = _write_driver(regs, csr, out_dir / "driver")
+    env = template_environment()
+    readme = _write(out_dir / "README.md", env.get_template("export_README.md.j2").render(
+        map=regs, params=params, shell=shell,
+        depth=MASTER_DEPTH, files=[p.relative_to(out_dir) for p in files],
+        vlt=csr.waivers.relative_to(out_dir), addr_bits=regs.addr_bits))
+    return ExportedIp(out_dir, name, shell, regs, params, inputs.dfg, arts.netlist, file_list,
+                      files, csr, driver, readme, inputs.bundle)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def _write_driver(regs: RegisterMap, csr: CsrFiles, out: Path) -> tuple[Path, Path]:
+    """The host driver beside PeakRDL's header (templates/export_driver.*.j2)."""
+    from peakrdl_cheader.identifier_filter import kw_filter   # the header's C names
+    env = template_environment()
+    ctx = dict(map=regs, csr_header=csr.header.name, c_name=kw_filter)
+    h = _write(out / f"{regs.kernel}_driver.h", env.get_template("export_driver.h.j2").render(**ctx))
+    c = _write(out / f"{regs.kernel}_driver.c", env.get_template("export_driver.c.j2").render(**ctx))
+    return h, c

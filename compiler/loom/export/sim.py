@@ -1,0 +1,161 @@
+"""An exported kernel simulated through its AXI shell (`loom sim K --iface axi`).
+
+The IP folder's files are built with Verilator; tb/axi_kernel_cocotb.py
+drives them with cocotbext-axi (AxiLiteMaster on the control registers, an
+AxiRam per array master) under the stall seed's pauses on every AXI channel,
+runs every invocation of the sim bundle and reads back results and memories.
+They are compared with the bundle's expectations (the native run), and every
+channel of the kernel inside the shell with the golden model (the kernel
+top's LOOM_SIM summaries), as in the direct flow.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from loom.bundle import Bundle, Outcome, compare, load_bundle
+from loom.diagnostics import LoomError, ToolFailure
+from loom.export.package import ExportedIp, export_ip
+from loom.golden.run import find_func, run_dfg
+from loom.inputs import KernelSource
+from loom.ir import load_module
+from loom.rtl.netlist import Netlist
+from loom.sim.profiles import for_seed
+from loom.sim.runner import SimBuild, kernel_makeflags
+from loom.stream_summary import StreamSummary, differing_channels, read_summary
+
+def array_base(k: int) -> int:
+    """Where the test puts array k: above 4 GiB, so the high base word matters."""
+    return ((k + 1) << 32) | (k + 1) << 12
+
+
+@dataclass
+class AxiSetup:
+    ip: ExportedIp
+    bundle: Bundle
+    build: SimBuild
+    build_seconds: float
+    netlist: Netlist
+    golden_summaries: dict[int, StreamSummary]
+    golden_memories: dict[int, list[int]]
+    golden_tokens: int
+    elem_bytes: dict[str, int]    # array name -> bytes per element, as its master addresses it
+
+
+@dataclass
+class AxiResult:
+    seed: int
+    passed: bool
+    problems: list[str]
+    cycles: list[int] = field(default_factory=list)   # per invocation, ap_start to ap_done
+    report: dict[str, Any] = field(default_factory=dict)
+    report_path: Path | None = None
+
+
+def axi_setup(source: KernelSource, out_dir: Path,
+              mutate: Callable[[ExportedIp], None] | None = None) -> AxiSetup:
+    """Export, run the golden model, build the shell's simulation. `mutate`
+    may rewrite the exported files before the build (tests of the check)."""
+    ip = export_ip(source, out_dir)
+    if mutate is not None:
+        mutate(ip)
+    if ip.bundle is None:
+        raise LoomError("no bundle: give --bundle B.json for an MLIR kernel")
+    bundle = load_bundle(ip.bundle)
+    func = find_func(load_module(ip.dfg), source.top, str(ip.dfg))
+    golden = run_dfg(func, bundle, str(ip.dfg), traces=False)
+    if not golden.ok:
+        raise LoomError("the golden model does not reproduce the native run: "
+                        + "; ".join(golden.problems()[:3]))
+    net = ip.netlist
+    summaries = golden.execution.summaries()
+    golden_summaries = {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
+                        for ch in net.channels if ch.traced}
+    elem_bytes = {m.name: m.elem_bytes for m in ip.shell.masters}
+    # cocotb reaches the shell's ports and the kernel's watchdog only; the
+    # rest stays private (loom.sim.runner's lean build), which Verilator
+    # simulates fastest
+    public = out_dir / "sim" / "public.vlt"
+    public.parent.mkdir(parents=True, exist_ok=True)
+    public.write_text("`verilator_config\n"
+                      f'public_flat_rw -module "{ip.shell.module}" -var "*"\n'
+                      f'public_flat_rw -module "{ip.netlist.name}_top" -var "loom_deadlock"\n')
+    build = SimBuild(ip.shell.module, [ip.csr.waivers, public, *ip.files], out_dir / "sim_build",
+                     makeflags=kernel_makeflags(golden.execution.tokens),
+                     test_module="tb.axi_kernel_cocotb")
+    seconds = build.build()
+    return AxiSetup(ip, bundle, build, seconds, net, golden_summaries,
+                    dict(golden.execution.memories), golden.execution.tokens, elem_bytes)
+
+
+def _job(s: AxiSetup, seed: int, ideal: bool) -> dict[str, Any]:
+    regs, bundle = s.ip.registers, s.bundle
+    scalars = {si.arg_index: si.data for si in bundle.scalar_inputs}
+    regions = {r.memref_arg_index: r.values for r in bundle.memory_regions}
+    arrays, bases = [], {}
+    for k, v in enumerate(a for a in regs.args if a.is_array and a.name in s.elem_bytes):
+        bases[v.name] = array_base(k)
+        values = regions.get(v.index) or [0] * s.ip.params[v.index].elements
+        arrays.append(dict(name=v.name, base=bases[v.name], elem_bytes=s.elem_bytes[v.name],
+                           values=values, index=v.index))
+    invocations = []
+    for k in range(bundle.start_token_count):
+        args = []
+        for v in regs.args:
+            if v.is_array:
+                value = bases.get(v.name, 0)
+            else:
+                value = scalars[v.index][k] & ((1 << v.width) - 1)
+            args.append(dict(offset=v.offset, words=v.words, value=value))
+        invocations.append(args)
+    # the share of cycles each AXI channel pauses: the seed's memory profile
+    busy = 0.0 if ideal else (100 - for_seed(seed).mem_ready_pct) / 100
+    return dict(registers={r.name: r.offset for r in regs.control}, arrays=arrays,
+                invocations=invocations, seed=seed, busy=busy,
+                results=[dict(offset=v.offset, words=v.words) for v in regs.results],
+                max_cycles=1000 + 200 * s.golden_tokens)
+
+
+def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
+    """One simulation under stall seed `seed` (`ideal`: no pauses), compared."""
+    run_dir = (s.ip.out_dir / "sim" / ("ideal" if ideal else f"seed{seed}")).resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    job = _job(s, seed, ideal)
+    job_file = run_dir / "job.json"
+    job_file.write_text(json.dumps(job))
+    summary = run_dir / "summary.txt"
+    summary.unlink(missing_ok=True)
+    result = s.build.run(run_dir, [f"+loom_summary={summary}"], job["max_cycles"],
+                         env={"LOOM_AXI_JOB": str(job_file)})
+    if result["status"] == "crashed":
+        raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
+                          f"see {run_dir / 'sim.log'}")
+    problems = list(result["problems"])
+    finished = result["status"] == "finished"
+    if not finished:
+        problems.append(f"{result['status']}: the kernel did not raise ap_done")
+    differing = differing_channels(read_summary(summary), s.golden_summaries) if finished else []
+    names = {ch.index: ch.name for ch in s.netlist.channels}
+    if differing:
+        problems.append("channels whose tokens differ from the golden model's: "
+                        + ", ".join(names[i] for i in differing[:8]))
+    memories = dict(s.golden_memories)
+    for a in job["arrays"]:
+        if a["name"] in result["memories"]:
+            memories[a["index"]] = result["memories"][a["name"]]
+    widths = [v.width for v in s.ip.registers.results]
+    outcome = Outcome(results=result["results"], memories=memories, result_widths=widths)
+    problems += [f"mismatch against the native run: {m}"
+                 for m in compare(s.bundle, outcome, memories=finished)]
+    report = {"kernel": s.ip.kernel, "iface": "axi", "seed": seed, "ideal": ideal,
+              "status": "pass" if not problems else "fail", "cycles": result["cycles"],
+              "problems": problems,
+              "seconds": {"build": round(s.build_seconds, 3),
+                          "simulate": round(result["seconds"], 3)}}
+    path = run_dir / "report.json"
+    path.write_text(json.dumps(report, indent=1))
+    return AxiResult(seed, not problems, problems, result["cycles"], report, path)
