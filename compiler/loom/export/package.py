@@ -47,6 +47,7 @@ class ExportedIp:
     driver: tuple[Path, Path]  # header, source
     readme: Path
     bundle: Path | None        # the native run's inputs and expectations
+    expectations: str          # where they come from, for reports
 
 
 def _is_float(t) -> bool:
@@ -102,7 +103,7 @@ def export_ip(source: KernelSource, out_dir: Path) -> ExportedIp:
         depth=MASTER_DEPTH, files=[p.relative_to(out_dir) for p in files],
         vlt=csr.waivers.relative_to(out_dir), addr_bits=regs.addr_bits))
     return ExportedIp(out_dir, name, shell, regs, params, inputs.dfg, arts.netlist, file_list,
-                      files, csr, driver, readme, inputs.bundle)
+                      files, csr, driver, readme, inputs.bundle, inputs.expectations)
 
 
 def _write(path: Path, text: str) -> Path:

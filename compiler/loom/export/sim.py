@@ -1,12 +1,12 @@
 """An exported kernel simulated through its AXI shell (`loom sim K --iface axi`).
 
-The IP folder's files are built with Verilator; tb/axi_kernel_cocotb.py
-drives them with cocotbext-axi (AxiLiteMaster on the control registers, an
-AxiRam per array master) under the stall seed's pauses on every AXI channel,
-runs every invocation of the sim bundle and reads back results and memories.
-They are compared with the bundle's expectations (the native run), and every
-channel of the kernel inside the shell with the golden model (the kernel
-top's LOOM_SIM summaries), as in the direct flow.
+The IP folder's files are built with Verilator; the pyuvm kit in tb/
+(tb/axi_uvm_test.py: an AXI4-Lite agent with a register model, an AxiRam
+per array master, a scoreboard) runs every invocation of the sim bundle
+under the stall seed's pauses on every AXI channel; its scoreboard compares
+results and memories with the bundle's expectations (the native run). Here
+every channel of the kernel inside the shell is compared with the golden
+model (the kernel top's LOOM_SIM summaries), as in the direct flow.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loom.bundle import Bundle, Outcome, compare, load_bundle
+from loom.bundle import Bundle, load_bundle
 from loom.diagnostics import LoomError, ToolFailure
 from loom.export.package import ExportedIp, export_ip
 from loom.golden.run import find_func, run_dfg
@@ -41,7 +41,6 @@ class AxiSetup:
     build_seconds: float
     netlist: Netlist
     golden_summaries: dict[int, StreamSummary]
-    golden_memories: dict[int, list[int]]
     golden_tokens: int
     elem_bytes: dict[str, int]    # array name -> bytes per element, as its master addresses it
 
@@ -86,13 +85,14 @@ def axi_setup(source: KernelSource, out_dir: Path,
                       f'public_flat_rw -module "{ip.netlist.name}_top" -var "loom_deadlock"\n')
     build = SimBuild(ip.shell.module, [ip.csr.waivers, public, *ip.files], out_dir / "sim_build",
                      makeflags=kernel_makeflags(golden.execution.tokens),
-                     test_module="tb.axi_kernel_cocotb")
+                     test_module="tb.axi_uvm_test")
     seconds = build.build()
     return AxiSetup(ip, bundle, build, seconds, net, golden_summaries,
-                    dict(golden.execution.memories), golden.execution.tokens, elem_bytes)
+                    golden.execution.tokens, elem_bytes)
 
 
 def _job(s: AxiSetup, seed: int, ideal: bool) -> dict[str, Any]:
+    """What tb/axi_uvm_test.py runs: registers by name, arrays, invocations."""
     regs, bundle = s.ip.registers, s.bundle
     scalars = {si.arg_index: si.data for si in bundle.scalar_inputs}
     regions = {r.memref_arg_index: r.values for r in bundle.memory_regions}
@@ -106,17 +106,17 @@ def _job(s: AxiSetup, seed: int, ideal: bool) -> dict[str, Any]:
     for k in range(bundle.start_token_count):
         args = []
         for v in regs.args:
-            if v.is_array:
-                value = bases.get(v.name, 0)
-            else:
-                value = scalars[v.index][k] & ((1 << v.width) - 1)
-            args.append(dict(offset=v.offset, words=v.words, value=value))
+            value = bases.get(v.name, 0) if v.is_array else scalars[v.index][k] & ((1 << v.width) - 1)
+            args.append(dict(registers=list(v.registers), value=value))
         invocations.append(args)
+    table = {r.name: r.offset for r in regs.control}
+    for v in regs.values:
+        table |= {name: v.offset + 4 * k for k, name in enumerate(v.registers)}
     # the share of cycles each AXI channel pauses: the seed's memory profile
     busy = 0.0 if ideal else (100 - for_seed(seed).mem_ready_pct) / 100
-    return dict(registers={r.name: r.offset for r in regs.control}, arrays=arrays,
-                invocations=invocations, seed=seed, busy=busy,
-                results=[dict(offset=v.offset, words=v.words) for v in regs.results],
+    return dict(registers=table, arrays=arrays, invocations=invocations, seed=seed, busy=busy,
+                results=[dict(registers=list(v.registers)) for v in regs.results],
+                result_widths=[v.width for v in regs.results], bundle=str(s.ip.bundle.resolve()),
                 max_cycles=1000 + 200 * s.golden_tokens)
 
 
@@ -143,14 +143,8 @@ def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
     if differing:
         problems.append("channels whose tokens differ from the golden model's: "
                         + ", ".join(names[i] for i in differing[:8]))
-    memories = dict(s.golden_memories)
-    for a in job["arrays"]:
-        if a["name"] in result["memories"]:
-            memories[a["index"]] = result["memories"][a["name"]]
-    widths = [v.width for v in s.ip.registers.results]
-    outcome = Outcome(results=result["results"], memories=memories, result_widths=widths)
-    problems += [f"mismatch against the native run: {m}"
-                 for m in compare(s.bundle, outcome, memories=finished)]
+    # the kit's scoreboard compared results and memories (loom.bundle.compare)
+    problems += [f"mismatch against {s.ip.expectations}: {m}" for m in result["mismatches"]]
     report = {"kernel": s.ip.kernel, "iface": "axi", "seed": seed, "ideal": ideal,
               "status": "pass" if not problems else "fail", "cycles": result["cycles"],
               "problems": problems,
