@@ -82,3 +82,13 @@ def test_bad_kernel_is_one_line_exit_2(tmp_path):
                           str(tmp_path / "ip")], capture_output=True, text=True)
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and "error:" in run.stderr, run.stderr
+
+
+def test_the_exported_kit_runs_from_the_folder(exported):
+    """tb/run_kit.py, as an integrator runs it: the pyuvm kit on the
+    folder's own files, the native run's invocation, paused AXI channels."""
+    ip = exported("vecadd")
+    run = subprocess.run([sys.executable, "tb/run_kit.py", "--seed", "2"], cwd=ip.out_dir,
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and "PASS: vecadd_axi, 1 invocation(s)" in run.stdout, \
+        run.stdout[-2000:] + run.stderr[-2000:]

@@ -6,11 +6,15 @@
     DIR/<kernel>_control.rdl, DIR/html/   the register map and its pages
     DIR/driver/         <kernel>_csr.h (PeakRDL-cheader) and a host driver
     DIR/README.md       ports, clock and reset, register map, memory, latency
+    DIR/tb/             the pyuvm kit, its job (the native run's invocations)
+                        and tb/run_kit.py
     DIR/build/          the compile's intermediate files and sim bundle
 """
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,6 +36,20 @@ from loom.rtl.netlist import Netlist
 from loom.rtl.render import template_environment
 
 
+# the pyuvm kit (tb/), copied into the folder's tb/ (tb/axi_kit_env.py says what is what)
+KIT_MODULES = ("axi_lite_agent", "control_regs", "axi_memory_agent", "kernel_scoreboard",
+               "kernel_sequences", "axi_kit_env", "axi_uvm_test")
+KIT_SOURCE = Path(__file__).resolve().parents[3] / "tb"
+
+
+@dataclass(frozen=True)
+class KitFiles:
+    folder: Path
+    public: Path          # Verilator configuration: what cocotb may reach
+    job: Path | None      # the native run's invocations (none without a bundle)
+    runner: Path          # tb/run_kit.py
+
+
 @dataclass(frozen=True)
 class ExportedIp:
     out_dir: Path
@@ -48,6 +66,7 @@ class ExportedIp:
     readme: Path
     bundle: Path | None        # the native run's inputs and expectations
     expectations: str          # where they come from, for reports
+    kit: KitFiles
 
 
 def _is_float(t) -> bool:
@@ -102,8 +121,10 @@ def export_ip(source: KernelSource, out_dir: Path) -> ExportedIp:
         map=regs, params=params, shell=shell,
         depth=MASTER_DEPTH, files=[p.relative_to(out_dir) for p in files],
         vlt=csr.waivers.relative_to(out_dir), addr_bits=regs.addr_bits))
+    kit = _write_kit(out_dir, shell, regs, params, arts.netlist, inputs.bundle, file_list,
+                     csr.waivers)
     return ExportedIp(out_dir, name, shell, regs, params, inputs.dfg, arts.netlist, file_list,
-                      files, csr, driver, readme, inputs.bundle, inputs.expectations)
+                      files, csr, driver, readme, inputs.bundle, inputs.expectations, kit)
 
 
 def _write(path: Path, text: str) -> Path:
@@ -120,3 +141,30 @@ def _write_driver(regs: RegisterMap, csr: CsrFiles, out: Path) -> tuple[Path, Pa
     h = _write(out / f"{regs.kernel}_driver.h", env.get_template("export_driver.h.j2").render(**ctx))
     c = _write(out / f"{regs.kernel}_driver.c", env.get_template("export_driver.c.j2").render(**ctx))
     return h, c
+
+
+def _write_kit(out_dir: Path, shell: Shell, regs: RegisterMap, params: list[Param],
+               net: Netlist, bundle: Path | None, file_list: Path, waivers: Path) -> KitFiles:
+    """The pyuvm kit in out_dir/tb: its modules, the job of the native run's
+    invocations, what cocotb may reach, and a runner script."""
+    tb = out_dir / "tb"
+    tb.mkdir(parents=True, exist_ok=True)
+    _write(tb / "__init__.py", "")
+    for m in KIT_MODULES:
+        shutil.copyfile(KIT_SOURCE / f"{m}.py", tb / f"{m}.py")
+    # cocotb reaches the shell's ports and the kernel's watchdog only; the
+    # rest stays private, which Verilator simulates fastest
+    public = _write(tb / "public.vlt", "`verilator_config\n"
+                    f'public_flat_rw -module "{shell.module}" -var "*"\n'
+                    f'public_flat_rw -module "{net.name}_top" -var "loom_deadlock"\n')
+    job = None
+    if bundle is not None:
+        from loom.bundle import load_bundle
+        from loom.export.kit_job import kit_job
+        data = kit_job(regs, shell.masters, params, load_bundle(bundle),
+                       Path(os.path.relpath(bundle, tb)), seed=1, ideal=False)
+        job = _write(tb / "job.json", json.dumps(data))
+    runner = _write(tb / "run_kit.py", template_environment().get_template(
+        "export_run_kit.py.j2").render(shell=shell.module, file_list=file_list.name,
+                                       waivers=waivers.relative_to(out_dir)))
+    return KitFiles(tb, public, job, runner)

@@ -24,14 +24,9 @@ from loom.golden.run import find_func, run_dfg
 from loom.inputs import KernelSource
 from loom.ir import load_module
 from loom.rtl.netlist import Netlist
-from loom.sim.profiles import for_seed
+from loom.export.kit_job import kit_job
 from loom.sim.runner import SimBuild, kernel_makeflags
 from loom.stream_summary import StreamSummary, differing_channels, read_summary
-
-def array_base(k: int) -> int:
-    """Where the test puts array k: above 4 GiB, so the high base word matters."""
-    return ((k + 1) << 32) | (k + 1) << 12
-
 
 @dataclass
 class AxiSetup:
@@ -42,7 +37,6 @@ class AxiSetup:
     netlist: Netlist
     golden_summaries: dict[int, StreamSummary]
     golden_tokens: int
-    elem_bytes: dict[str, int]    # array name -> bytes per element, as its master addresses it
 
 
 @dataclass
@@ -74,57 +68,21 @@ def axi_setup(source: KernelSource, out_dir: Path,
     summaries = golden.execution.summaries()
     golden_summaries = {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
                         for ch in net.channels if ch.traced}
-    elem_bytes = {m.name: m.elem_bytes for m in ip.shell.masters}
-    # cocotb reaches the shell's ports and the kernel's watchdog only; the
-    # rest stays private (loom.sim.runner's lean build), which Verilator
-    # simulates fastest
-    public = out_dir / "sim" / "public.vlt"
-    public.parent.mkdir(parents=True, exist_ok=True)
-    public.write_text("`verilator_config\n"
-                      f'public_flat_rw -module "{ip.shell.module}" -var "*"\n'
-                      f'public_flat_rw -module "{ip.netlist.name}_top" -var "loom_deadlock"\n')
-    build = SimBuild(ip.shell.module, [ip.csr.waivers, public, *ip.files], out_dir / "sim_build",
+    build = SimBuild(ip.shell.module, [ip.csr.waivers, ip.kit.public, *ip.files],
+                     out_dir / "sim_build",
                      makeflags=kernel_makeflags(golden.execution.tokens),
                      test_module="tb.axi_uvm_test")
     seconds = build.build()
     return AxiSetup(ip, bundle, build, seconds, net, golden_summaries,
-                    golden.execution.tokens, elem_bytes)
-
-
-def _job(s: AxiSetup, seed: int, ideal: bool) -> dict[str, Any]:
-    """What tb/axi_uvm_test.py runs: registers by name, arrays, invocations."""
-    regs, bundle = s.ip.registers, s.bundle
-    scalars = {si.arg_index: si.data for si in bundle.scalar_inputs}
-    regions = {r.memref_arg_index: r.values for r in bundle.memory_regions}
-    arrays, bases = [], {}
-    for k, v in enumerate(a for a in regs.args if a.is_array and a.name in s.elem_bytes):
-        bases[v.name] = array_base(k)
-        values = regions.get(v.index) or [0] * s.ip.params[v.index].elements
-        arrays.append(dict(name=v.name, base=bases[v.name], elem_bytes=s.elem_bytes[v.name],
-                           values=values, index=v.index))
-    invocations = []
-    for k in range(bundle.start_token_count):
-        args = []
-        for v in regs.args:
-            value = bases.get(v.name, 0) if v.is_array else scalars[v.index][k] & ((1 << v.width) - 1)
-            args.append(dict(registers=list(v.registers), value=value))
-        invocations.append(args)
-    table = {r.name: r.offset for r in regs.control}
-    for v in regs.values:
-        table |= {name: v.offset + 4 * k for k, name in enumerate(v.registers)}
-    # the share of cycles each AXI channel pauses: the seed's memory profile
-    busy = 0.0 if ideal else (100 - for_seed(seed).mem_ready_pct) / 100
-    return dict(registers=table, arrays=arrays, invocations=invocations, seed=seed, busy=busy,
-                results=[dict(registers=list(v.registers)) for v in regs.results],
-                result_widths=[v.width for v in regs.results], bundle=str(s.ip.bundle.resolve()),
-                max_cycles=1000 + 200 * s.golden_tokens)
+                    golden.execution.tokens)
 
 
 def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
     """One simulation under stall seed `seed` (`ideal`: no pauses), compared."""
     run_dir = (s.ip.out_dir / "sim" / ("ideal" if ideal else f"seed{seed}")).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    job = _job(s, seed, ideal)
+    job = kit_job(s.ip.registers, s.ip.shell.masters, s.ip.params, s.bundle,
+                  s.ip.bundle.resolve(), seed, ideal, max_cycles=1000 + 200 * s.golden_tokens)
     job_file = run_dir / "job.json"
     job_file.write_text(json.dumps(job))
     summary = run_dir / "summary.txt"
