@@ -5,6 +5,7 @@
       regs        ControlRegs, the register model on axil's sequencer
       memory      AxiMemoryAgent: an AxiRam per m_axi_<array>
       scoreboard  KernelScoreboard: results and memories against the bundle
+      config      a fabric's AxiStreamSource on s_axis_config (none for a kernel top)
 
 The job (loom.export.sim writes it; ConfigDB key "job") names the register
 offsets, the arrays with their base addresses and contents, each
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 
 import cocotb
 from cocotb.triggers import RisingEdge
+from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSource
 from pyuvm import ConfigDB, uvm_env
 
 from tb.axi_lite_agent import AxiLiteAdapter, AxiLiteAgent
@@ -54,8 +56,16 @@ class AxiKernelEnv(uvm_env):
         self.dut = dut = cocotb.top
         self.period_ns = PERIOD_NS
         self.clock = Cycles(dut.ap_clk)
-        # the kernel top's watchdog: no transfer on any channel for 20,000 cycles
-        self.deadlock = dut.u_kernel.loom_deadlock
+        # the kernel top's watchdog (no transfer on any channel for 20,000
+        # cycles); a fabric has none: its invocations end by the job's timeout
+        try:
+            self.deadlock = dut.u_kernel.loom_deadlock
+        except AttributeError:
+            self.deadlock = None
+        self.config = None
+        if self.job.get("config_words"):
+            self.config = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_config"),
+                                          dut.ap_clk, dut.ap_rst_n, reset_active_level=False)
         self.axil = AxiLiteAgent("axil", self, dut, "s_axi_control", dut.ap_clk, dut.ap_rst_n)
         self.memory = AxiMemoryAgent("memory", self, dut, self.job["arrays"], dut.ap_clk,
                                      dut.ap_rst_n)
@@ -67,8 +77,18 @@ class AxiKernelEnv(uvm_env):
     def connect_phase(self) -> None:
         self.regs.attach(self.axil.seqr, AxiLiteAdapter())
 
+    async def configure(self) -> None:
+        """A fabric's configuration words on s_axis_config, one frame (TLAST
+        on the last word), before the first invocation."""
+        if self.config is not None:
+            words = self.job["config_words"]
+            await self.config.send(AxiStreamFrame(b"".join(w.to_bytes(4, "little")
+                                                             for w in words)))
+            await self.config.wait()
+
     def end_of_elaboration_phase(self) -> None:
         if self.job["busy"]:
             rng = random.Random(self.job["seed"])
-            for ch in self.memory.channels() + self.axil.channels():
+            config = [self.config] if self.config is not None else []
+            for ch in self.memory.channels() + self.axil.channels() + config:
                 ch.set_pause_generator(pauses(random.Random(rng.random()), self.job["busy"]))

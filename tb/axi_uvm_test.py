@@ -38,6 +38,7 @@ class AxiKernelTest(uvm_test):
         await ClockCycles(dut.ap_clk, RESET_CYCLES)
         dut.ap_rst_n.value = 1
         cocotb.start_soon(env.clock.run())
+        await env.configure()
         seq = BackToBackSeq("invocations", env)
         status = "finished"
         try:

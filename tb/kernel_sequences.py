@@ -59,7 +59,7 @@ class InvocationSeq(uvm_sequence):
         env = self.env
         began = env.clock.now
         while not (ctrl := await env.regs.read("CTRL")) & AP_DONE:
-            if int(env.deadlock.value):
+            if env.deadlock is not None and int(env.deadlock.value):
                 raise Timeout("deadlock")
             if env.clock.now - began > env.job["max_cycles"]:
                 raise Timeout("timeout")
@@ -69,7 +69,8 @@ class InvocationSeq(uvm_sequence):
         env, regs = self.env, self.env.regs
         interrupt, limit = RisingEdge(env.dut.interrupt), Timer(
             env.job["max_cycles"] * env.period_ns, unit="ns")
-        fired = await First(interrupt, RisingEdge(env.deadlock), limit)
+        watch = [RisingEdge(env.deadlock)] if env.deadlock is not None else []
+        fired = await First(interrupt, *watch, limit)
         if fired is not interrupt:
             raise Timeout("timeout" if fired is limit else "deadlock")
         ctrl = await regs.read("CTRL")

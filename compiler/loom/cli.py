@@ -304,7 +304,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the SystemRDL map with PeakRDL's CSR block, C header and "
                                    "HTML pages, a C driver, a file list and a README.")
     _add_c_flags(p)
-    p.add_argument("--adg", metavar="A", help=argparse.SUPPRESS)
+    p.add_argument("--adg", metavar="A",
+                   help="the kernel mapped onto a fabric (an ADG file, preset or auto): the "
+                        "configured fabric inside the shell, its configuration words sent "
+                        "on an AXI4-Stream slave s_axis_config")
+    p.add_argument("--map-seed", type=seed_int, default=0, metavar="N",
+                   help=f"with --adg: the mapper's placement seed, 0 to {SEED_MAX} (default 0)")
+    p.add_argument("--map-rounds", type=positive_int, default=None, metavar="N",
+                   help=f"with --adg: routing rounds at most, 1 or more (default {MAP_ROUNDS})")
 
     p = sub.add_parser("fpga", help="LUTs, FFs, DSPs, BRAMs and Fmax on an ECP5 (Yosys, nextpnr)",
                        description="Synthesize the exported IP (loom export; with --no-shell "

@@ -12,18 +12,23 @@ from loom.inputs import KernelSource
 
 
 def export_main(args: argparse.Namespace) -> int:
-    if args.adg is not None:
-        raise LoomError("loom export --adg: the fabric's AXI shell is not there yet; "
-                        "export the kernel's direct RTL (no --adg)")
     source = KernelSource.from_args(args)
     out = Path(args.out_dir) if args.out_dir else \
         Path("gen") / kernel_name(resolve_kernel(args.kernel)) / "ip"
-    ip = export_ip(source, out)
+    if args.adg is not None:
+        from loom.export.package import export_fabric_ip
+        from loom.mapper.command import map_request
+        ip = export_fabric_ip(map_request(args, args.map_seed, args.map_rounds), out)
+    else:
+        ip = export_ip(source, out)
     print(f"export: {ip.out_dir}/ (top {ip.shell.module}, {len(ip.files)} SystemVerilog files "
           f"in {ip.file_list.name})")
     print(f"        registers {ip.csr.rdl.name}: {len(ip.registers.args)} argument(s), "
           f"{len(ip.registers.results)} result(s), {ip.registers.end} bytes; "
           f"driver {ip.driver[0].parent.name}/{ip.driver[1].name}")
+    if ip.config_words:
+        print(f"        fabric configuration: {len(ip.config_words)} words for s_axis_config "
+              f"(tb/job.json)")
     return 0
 
 
@@ -31,14 +36,13 @@ def sim_axi_main(args: argparse.Namespace) -> int:
     """`loom sim K --iface axi`: the exported IP under cocotbext-axi (loom.export.sim)."""
     from loom.export.sim import axi_run, axi_setup
 
-    if args.adg is not None:
-        raise LoomError("loom sim --iface axi: the fabric's AXI shell is not there yet; "
-                        "drop --adg")
     source = KernelSource.from_args(args)
     name = kernel_name(resolve_kernel(args.kernel))
     out = Path(args.out_dir) if args.out_dir else Path("gen") / name
     print(f"sim: {name}: export to {out / 'ip'}, golden run, Verilator build", flush=True)
-    s = axi_setup(source, out / "ip")
+    from loom.mapper.command import map_request
+    s = axi_setup(source, out / "ip", adg=map_request(args, args.map_seed, args.map_rounds)
+                  if args.adg is not None else None)
     run = "ideal (no AXI pauses)" if args.ideal else f"seed {args.seed}"
     print(f"sim: running {run} through AxiLiteMaster and AxiRam", flush=True)
     result = axi_run(s, args.seed, args.ideal)

@@ -9,6 +9,7 @@ what to run on an exported kernel.
     results        per result: its registers; result_widths its bits
     bundle         the sim bundle the scoreboard compares against
     seed, busy     the pause generators' seed and share of busy cycles
+    config_words   a fabric's configuration, sent on s_axis_config first
     max_cycles     when an invocation is given up as a timeout
 
 `loom export` writes one into the IP folder's tb/ (stall seed 1);
@@ -36,7 +37,8 @@ def array_base(k: int) -> int:
 
 def kit_job(regs: RegisterMap, masters: tuple[Master, ...], params: list[Param],
             bundle: Bundle, bundle_path: Path, seed: int, ideal: bool,
-            max_cycles: int = DEFAULT_MAX_CYCLES) -> dict[str, Any]:
+            max_cycles: int = DEFAULT_MAX_CYCLES,
+            config_words: tuple[int, ...] = ()) -> dict[str, Any]:
     elem_bytes = {m.name: m.elem_bytes for m in masters}
     scalars = {si.arg_index: si.data for si in bundle.scalar_inputs}
     regions = {r.memref_arg_index: r.values for r in bundle.memory_regions}
@@ -61,4 +63,4 @@ def kit_job(regs: RegisterMap, masters: tuple[Master, ...], params: list[Param],
     return dict(registers=table, arrays=arrays, invocations=invocations, seed=seed, busy=busy,
                 results=[dict(registers=list(v.registers)) for v in regs.results],
                 result_widths=[v.width for v in regs.results], bundle=str(bundle_path),
-                max_cycles=max_cycles)
+                max_cycles=max_cycles, config_words=list(config_words))

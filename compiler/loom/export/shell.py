@@ -56,6 +56,7 @@ class Master:
     iw: int              # element index bits
     width: int           # element bits
     base: str            # the base address register, as an expression
+    idle: bool = False   # the core reports `<prefix>_mem_idle` (ap_done waits for it)
 
     @property
     def elem_bytes(self) -> int:
@@ -105,39 +106,145 @@ def _result_registers(v: Value, width: int) -> list[tuple[str, int, int]]:
     return [(kw_filter(lo), 0, 32), (kw_filter(hi), 32, width - 32)]
 
 
-def render_shell(net: Netlist, top: str, regs: RegisterMap, csr_module: str,
-                 addr_bits: int) -> Shell:
-    """The shell module `<kernel>_axi` around kernel top `top`."""
-    unused: list[str] = []
-    by_arg = {v.index: v for v in regs.args}
-    inputs = []
-    for p in net.inputs:
-        if p.width == 0:      # the start token
-            inputs.append(dict(name=p.name, width=0))
-            continue
-        v = by_arg[p.arg_index]
-        inputs.append(dict(name=p.name, width=p.width, value=_read_value(v, p.width, unused)))
-    outputs = []
-    results = iter(regs.results)
-    for i, p in enumerate(net.outputs):
-        regs_of = _result_registers(next(results), p.width) if p.width else []
-        outputs.append(dict(name=p.name, width=p.width, index=i, registers=regs_of))
+@dataclass(frozen=True)
+class CoreInput:
+    port: str            # the core's input channel `<port>_*`
+    width: int
+    arg: int | None      # the argument it carries; None: the start token
+
+
+@dataclass(frozen=True)
+class CoreOutput:
+    port: str
+    width: int
+    result: int | None   # the result it carries; None: the done token
+
+
+@dataclass(frozen=True)
+class CoreMaster:
+    prefix: str          # the core's master port `<prefix>_mem_*`
+    arg: int             # the array argument behind it
+    iw: int              # element index bits
+    width: int           # element bits
+    idle: bool           # the core has `<prefix>_mem_idle` (a fabric's extmemory)
+
+
+@dataclass(frozen=True)
+class Core:
+    """What the shell wraps: the kernel top or a configured fabric, as the
+    channels and master ports the kernel uses, and how the rest is tied off."""
+
+    module: str
+    inputs: tuple[CoreInput, ...]
+    outputs: tuple[CoreOutput, ...]
+    masters: tuple[CoreMaster, ...]
+    ties: tuple[str, ...] = ()                    # connections of unused ports
+    dangling: tuple[tuple[str, int], ...] = ()    # (wire, bits) they drive, read by nobody
+    config: bool = False                          # a fabric's configuration stream
+
+
+def kernel_core(net: Netlist, top: str) -> Core:
+    """The kernel top of `net` (loom.rtl.top): every port used."""
+    inputs = tuple(CoreInput(p.name, p.width, p.arg_index if p.width else None)
+                   for p in net.inputs)
+    results = iter(range(len(net.outputs)))
+    outputs = tuple(CoreOutput(p.name, p.width, None if p.name == "done" else next(results))
+                    for p in net.outputs)
     masters = []
     for prefix, inst, arg in net.memories:
         fields = dict(inst.spec.port("mem_req").extras)
-        v = by_arg[arg]
-        iw, width = fields["raddr"], fields["wdata"]
+        masters.append(CoreMaster(prefix, arg, fields["raddr"], fields["wdata"], False))
+    return Core(top, inputs, outputs, tuple(masters))
+
+
+def fabric_core(rtl, bound, func) -> Core:
+    """The fabric top of `rtl` (loom.fabric.rtl.top) with the ports the map
+    bound (loom.sim.fabric_harness.Binding) to the kernel `func`; the other
+    ports are tied off: inputs never valid, outputs always taken, master
+    ports never ready and never answering."""
+    from loom.sim.fabric_harness import fabric_memories, top_ports
+
+    ins, outs = top_ports(rtl)
+    start = len(func.function_type.inputs.data) - 1
+    done = len(func.function_type.outputs.data) - 1
+    arg_of = {port: arg for arg, port in bound.inputs.items()}
+    result_of = {port: res for res, port in bound.outputs.items()}
+    inputs, outputs, masters, ties, dangling = [], [], [], [], []
+    for p in ins:
+        arg = arg_of.get(p.name)
+        if arg is None:
+            ties += [f".{p.name}_data('0)", f".{p.name}_valid(1'b0)",
+                     f".{p.name}_ready({p.name}_ready_unused)"]
+            dangling.append((f"{p.name}_ready_unused", 1))
+        else:
+            inputs.append(CoreInput(p.name, p.width, None if arg == start else arg))
+    for p in outs:
+        res = result_of.get(p.name)
+        if res is None:
+            ties += [f".{p.name}_data({p.name}_data_unused)",
+                     f".{p.name}_valid({p.name}_valid_unused)", f".{p.name}_ready(1'b1)"]
+            dangling += [(f"{p.name}_data_unused", p.width), (f"{p.name}_valid_unused", 1)]
+        else:
+            outputs.append(CoreOutput(p.name, p.width, None if res == done else res))
+    arg_of_memory = {name: arg for arg, name in bound.memories.items()}
+    signals = {name: (d, bits) for d, name, bits in rtl.master}
+    for mem in fabric_memories(rtl):
+        arg = arg_of_memory.get(mem.name)
+        if arg is not None:
+            iw = signals[f"{mem.name}_mem_req_raddr"][1]
+            masters.append(CoreMaster(mem.name, arg, iw, mem.w, True))
+            continue
+        for name, (d, bits) in signals.items():
+            if name.startswith(f"{mem.name}_mem_"):
+                if d == "in":
+                    ties.append(f".{name}('0)")
+                else:
+                    ties.append(f".{name}({name}_unused)")
+                    dangling.append((f"{name}_unused", bits))
+    return Core(rtl.top, tuple(inputs), tuple(outputs), tuple(masters), tuple(ties),
+                tuple(dangling), config=True)
+
+
+def render_shell(core: Core, regs: RegisterMap, csr_module: str, addr_bits: int) -> Shell:
+    """The shell module `<kernel>_axi` around `core`."""
+    unused: list[str] = [w for w, _ in core.dangling]
+    by_arg = {v.index: v for v in regs.args}
+    inputs = []
+    for p in core.inputs:
+        if p.arg is None:      # the start token (a fabric's port has data bits too)
+            inputs.append(dict(name=p.port, width=p.width, value="'0"))
+            continue
+        v = by_arg[p.arg]
+        bits = min(p.width, v.width)
+        value = _read_value(v, bits, unused)
+        inputs.append(dict(name=p.port, width=p.width,
+                           value=value if bits == p.width else f"{p.width}'({value})"))
+    outputs = []
+    for i, p in enumerate(core.outputs):
+        regs_of = []
+        if p.result is None and p.width:    # the done token on a port with data bits
+            unused.append(f"{p.port}_data")
+        if p.result is not None:
+            v = regs.results[p.result]
+            regs_of = _result_registers(v, min(p.width, v.width))
+            if p.width > v.width:
+                unused.append(f"{p.port}_data[{p.width - 1}:{v.width}]")
+        outputs.append(dict(name=p.port, width=p.width, index=i, registers=regs_of))
+    masters = []
+    for m in core.masters:
+        v = by_arg[m.arg]
         lo, hi = v.registers
-        masters.append(Master(v.name, prefix, f"loom_axi_master_i{iw}_w{width}", iw, width,
-                              f"{{{_reg(hi)}, {_reg(lo)}}}"))
+        masters.append(Master(v.name, m.prefix, f"loom_axi_master_i{m.iw}_w{m.width}", m.iw,
+                              m.width, f"{{{_reg(hi)}, {_reg(lo)}}}", m.idle))
     if len({m.name for m in masters}) != len(masters):
-        raise LoomError(f"{net.name}: an array argument has two memory interfaces; "
+        raise LoomError(f"{regs.kernel}: an array argument has two memory interfaces; "
                         "the AXI shell takes one per array")
     env = template_environment()
     module = f"{regs.kernel}_axi"
     text = env.get_template("axi_shell.sv.j2").render(
-        module=module, kernel=regs.kernel, top=top, csr=csr_module, addr_bits=addr_bits,
-        inputs=inputs, outputs=outputs, masters=masters, unused=unused)
+        module=module, kernel=regs.kernel, top=core.module, csr=csr_module, addr_bits=addr_bits,
+        inputs=inputs, outputs=outputs, masters=masters, unused=unused, ties=core.ties,
+        dangling=core.dangling, config=core.config)
     texts = {m.module: env.get_template("axi_master.sv.j2").render(
         module=m.module, iw=m.iw, width=m.width, elem_bytes=m.elem_bytes,
         data_bits=m.data_bits, depth=MASTER_DEPTH, axi_signals=m.signals) for m in masters}

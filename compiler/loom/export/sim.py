@@ -19,13 +19,14 @@ from typing import Any
 
 from loom.bundle import Bundle, load_bundle
 from loom.diagnostics import LoomError, ToolFailure
-from loom.export.package import ExportedIp, export_ip
+from loom.export.package import ExportedIp, export_fabric_ip, export_ip
+from loom.mapper.kernel_map import MapRequest
 from loom.golden.run import find_func, run_dfg
 from loom.inputs import KernelSource
 from loom.ir import load_module
 from loom.rtl.netlist import Netlist
 from loom.export.kit_job import kit_job
-from loom.sim.runner import SimBuild, kernel_makeflags
+from loom.sim.runner import FABRIC_MAKEFLAGS, SimBuild, kernel_makeflags
 from loom.stream_summary import StreamSummary, differing_channels, read_summary
 
 @dataclass
@@ -34,7 +35,7 @@ class AxiSetup:
     bundle: Bundle
     build: SimBuild
     build_seconds: float
-    netlist: Netlist
+    netlist: Netlist | None
     golden_summaries: dict[int, StreamSummary]
     golden_tokens: int
 
@@ -50,27 +51,32 @@ class AxiResult:
 
 
 def axi_setup(source: KernelSource, out_dir: Path,
-              mutate: Callable[[ExportedIp], None] | None = None) -> AxiSetup:
-    """Export, run the golden model, build the shell's simulation. `mutate`
+              mutate: Callable[[ExportedIp], None] | None = None,
+              adg: MapRequest | None = None) -> AxiSetup:
+    """Export (the kernel top, or with `adg` the kernel mapped onto that
+    fabric), run the golden model, build the shell's simulation. `mutate`
     may rewrite the exported files before the build (tests of the check)."""
-    ip = export_ip(source, out_dir)
+    ip = export_ip(source, out_dir) if adg is None else export_fabric_ip(adg, out_dir)
     if mutate is not None:
         mutate(ip)
     if ip.bundle is None:
         raise LoomError("no bundle: give --bundle B.json for an MLIR kernel")
     bundle = load_bundle(ip.bundle)
-    func = find_func(load_module(ip.dfg), source.top, str(ip.dfg))
+    func = find_func(load_module(ip.dfg), source.top, str(ip.dfg))   # the mapped one on a fabric
     golden = run_dfg(func, bundle, str(ip.dfg), traces=False)
     if not golden.ok:
         raise LoomError("the golden model does not reproduce the native run: "
                         + "; ".join(golden.problems()[:3]))
     net = ip.netlist
     summaries = golden.execution.summaries()
+    # a fabric inside the shell has no per-channel summaries (its taps are
+    # the fabric harness's, loom sim --adg)
     golden_summaries = {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
-                        for ch in net.channels if ch.traced}
+                        for ch in net.channels if ch.traced} if net is not None else {}
     build = SimBuild(ip.shell.module, [ip.csr.waivers, ip.kit.public, *ip.files],
                      out_dir / "sim_build",
-                     makeflags=kernel_makeflags(golden.execution.tokens),
+                     makeflags=kernel_makeflags(golden.execution.tokens) if adg is None
+                     else FABRIC_MAKEFLAGS,
                      test_module="tb.axi_uvm_test")
     seconds = build.build()
     return AxiSetup(ip, bundle, build, seconds, net, golden_summaries,
@@ -82,7 +88,8 @@ def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
     run_dir = (s.ip.out_dir / "sim" / ("ideal" if ideal else f"seed{seed}")).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     job = kit_job(s.ip.registers, s.ip.shell.masters, s.ip.params, s.bundle,
-                  s.ip.bundle.resolve(), seed, ideal, max_cycles=1000 + 200 * s.golden_tokens)
+                  s.ip.bundle.resolve(), seed, ideal, max_cycles=1000 + 200 * s.golden_tokens
+                  + 4 * len(s.ip.config_words), config_words=s.ip.config_words)
     job_file = run_dir / "job.json"
     job_file.write_text(json.dumps(job))
     summary = run_dir / "summary.txt"
@@ -96,8 +103,9 @@ def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
     finished = result["status"] == "finished"
     if not finished:
         problems.append(f"{result['status']}: the kernel did not raise ap_done")
-    differing = differing_channels(read_summary(summary), s.golden_summaries) if finished else []
-    names = {ch.index: ch.name for ch in s.netlist.channels}
+    differing = differing_channels(read_summary(summary), s.golden_summaries) \
+        if finished and s.netlist is not None else []
+    names = {ch.index: ch.name for ch in s.netlist.channels} if s.netlist is not None else {}
     if differing:
         problems.append("channels whose tokens differ from the golden model's: "
                         + ", ".join(names[i] for i in differing[:8]))
