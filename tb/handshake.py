@@ -10,6 +10,12 @@ Every component has two hooks called by `tb.bench.Bench` once per cycle:
 `sample(cycle, probe)` in the read-only phase, when the cycle's values have
 settled (a transfer is `valid && ready` there). One clock loop for all
 components keeps the Python cost per cycle low.
+
+Driver and Monitor are also cocotb-bus's BusDriver and BusMonitor on the
+channel's signals (one implementation for the unit tests and for anyone
+who drives a kernel's valid/ready ports with cocotb-bus): given a clock,
+`await driver.send(token)` offers one token and a monitor records
+transfers on its own coroutine; without one, the Bench's loop runs them.
 """
 
 from __future__ import annotations
@@ -19,13 +25,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb_bus.drivers import BusDriver
+from cocotb_bus.monitors import BusMonitor
+
 
 class ChannelPins:
     """Handles of one channel's signals on the DUT."""
 
     def __init__(self, dut: Any, prefix: str, width: int,
                  extras: Sequence[tuple[str, int]] = ()):
-        self.name = prefix
+        self.dut, self.name = dut, prefix
+        self.optional = (["data"] if width else []) + [n for n, _ in extras]
         self.valid = getattr(dut, f"{prefix}_valid")
         self.ready = getattr(dut, f"{prefix}_ready")
         self.data = getattr(dut, f"{prefix}_data") if width else None
@@ -67,12 +78,27 @@ def probe(pins: ChannelPins) -> Probe:
     return Probe(valid, ready, pins.read() if valid else None)
 
 
-@dataclass
-class Monitor:
-    """Records every transfer of a channel as (cycle, value)."""
+class Monitor(BusMonitor):
+    """Records every transfer of a channel as (cycle, value); each is also
+    received as a cocotb-bus transaction (callbacks, wait_for_recv)."""
 
-    pins: ChannelPins
-    transfers: list[tuple[int, Any]] = field(default_factory=list)
+    _signals = ["valid", "ready"]
+
+    def __init__(self, pins: ChannelPins, clock: Any = None):
+        self._optional_signals = pins.optional
+        self.pins = pins
+        self.transfers: list[tuple[int, Any]] = []
+        self._cycle = 0
+        super().__init__(pins.dut, pins.name, clock)
+
+    async def _monitor_recv(self) -> None:
+        if self.clock is None:
+            return   # sampled by tb.bench.Bench's loop
+        while True:
+            await RisingEdge(self.clock)
+            await ReadOnly()
+            self._cycle += 1
+            self.sample(self._cycle, probe(self.pins))
 
     def drive(self, cycle: int) -> None:
         pass
@@ -80,6 +106,7 @@ class Monitor:
     def sample(self, cycle: int, p: Probe) -> None:
         if p.fire:
             self.transfers.append((cycle, p.value))
+            self._recv(p.value)
 
     @property
     def count(self) -> int:
@@ -115,7 +142,7 @@ class ProtocolChecker:
             self._stalled = None
 
 
-class Driver:
+class Driver(BusDriver):
     """Offers a list of tokens on an input channel, with seeded idle cycles.
 
     Before each token it stays idle with probability `idle`. A token may wait
@@ -124,8 +151,13 @@ class Driver:
     accesses the way the ctrl-done network would.
     """
 
+    _signals = ["valid", "ready"]
+
     def __init__(self, pins: ChannelPins, tokens: Sequence[Any], rng: random.Random,
-                 idle: float = 0.0, gates: Sequence[Callable[[], bool] | None] | None = None):
+                 idle: float = 0.0, gates: Sequence[Callable[[], bool] | None] | None = None,
+                 clock: Any = None):
+        self._optional_signals = pins.optional
+        super().__init__(pins.dut, pins.name, clock)
         self.pins, self.tokens, self.rng, self.idle = pins, list(tokens), rng, idle
         self.gates = list(gates) if gates is not None else [None] * len(self.tokens)
         self.sent = 0
@@ -154,6 +186,20 @@ class Driver:
         if self.offering and p.ready:
             self.sent += 1
             self.offering = False
+
+    async def _driver_send(self, transaction: Any, sync: bool = True, **kwargs: Any) -> None:
+        """cocotb-bus's send(): offer one token and hold it until it is taken
+        (a driver made with a clock, outside the Bench's loop)."""
+        if sync:
+            await RisingEdge(self.clock)
+        self.pins.write(transaction)
+        self.bus.valid.value = 1
+        await ReadOnly()
+        while not int(self.bus.ready.value):
+            await RisingEdge(self.clock)
+            await ReadOnly()
+        await RisingEdge(self.clock)
+        self.bus.valid.value = 0
 
 
 class Backpressure:

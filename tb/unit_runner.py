@@ -255,7 +255,8 @@ class UnitBuild:
                     os.environ["MAKEFLAGS"] = old_flags
             stamp.write_text(key)
 
-    def run(self, plan: dict[str, Any], tag: str) -> dict[str, Any]:
+    def run(self, plan: dict[str, Any], tag: str,
+            test_module: str = "tb.unit_cocotb") -> dict[str, Any]:
         from cocotb_tools.runner import get_runner
 
         rundir = self.dir / f"run_{tag}"
@@ -265,7 +266,7 @@ class UnitBuild:
         if res_path.exists():
             res_path.unlink()
         runner = get_runner("verilator")
-        runner.test(test_module="tb.unit_cocotb", hdl_toplevel=self.top, hdl_toplevel_lang="verilog",
+        runner.test(test_module=test_module, hdl_toplevel=self.top, hdl_toplevel_lang="verilog",
                     build_dir=self.dir / "sim", test_dir=rundir,
                     results_xml=str(rundir / "results.xml"), log_file=rundir / "sim.log",
                     extra_env={"LOOM_UNIT_PLAN": str(plan_path),

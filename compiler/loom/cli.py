@@ -125,13 +125,18 @@ def snapshot_seconds(text: str) -> float:
     return value
 
 
+def _above_zero(text: str, high: float, unit: str = "") -> float:
+    """A number more than 0 and at most `high` (in `unit`), or a usage error."""
+    value = _number(text)
+    if not 0 < value <= high:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {high:g}{unit}, not {text.strip()}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: seconds, more than 0 and at most SNAPSHOT_SECONDS_MAX."""
-    value = _number(text)
-    if not 0 < value <= SNAPSHOT_SECONDS_MAX:
-        raise argparse.ArgumentTypeError(
-            f"must be more than 0 and at most {SNAPSHOT_SECONDS_MAX:g}, not {text.strip()}")
-    return value
+    return _above_zero(text, SNAPSHOT_SECONDS_MAX)
 
 
 FREQ_MAX_MHZ = 1000.0
@@ -139,11 +144,7 @@ FREQ_MAX_MHZ = 1000.0
 
 def clock_mhz(text: str) -> float:
     """An argparse type: a clock in MHz, more than 0 and at most FREQ_MAX_MHZ."""
-    value = _number(text)
-    if not 0 < value <= FREQ_MAX_MHZ:
-        raise argparse.ArgumentTypeError(
-            f"must be more than 0 and at most {FREQ_MAX_MHZ:g} MHz, not {text.strip()}")
-    return value
+    return _above_zero(text, FREQ_MAX_MHZ, " MHz")
 
 
 def seed_list(text: str) -> str:

@@ -36,14 +36,14 @@ def test_kernel_through_the_axi_shell(name):
 
 
 def _drop_read_after_write_order(ip) -> None:
-    """The master's forwarding removed: a read of an element an older beat
-    in flight writes goes to the memory, which may answer it before the
-    write (AXI does not order them)."""
+    """The master's RAW check removed: a read of an element an older beat in
+    flight writes goes to the memory at once, which may answer it before
+    the write (AXI does not order them)."""
     for path in ip.files:
         if path.name.startswith("loom_axi_master_"):
             text = path.read_text()
-            assert text.count("ar_forward = 1'b1;") == 1
-            path.write_text(text.replace("ar_forward = 1'b1;", "ar_forward = 1'b0;"))
+            assert text.count("ar_blocked = 1'b1;") == 1
+            path.write_text(text.replace("ar_blocked = 1'b1;", "ar_blocked = 1'b0;"))
 
 
 def test_a_master_without_read_after_write_order_is_caught():
