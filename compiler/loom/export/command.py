@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from loom.diagnostics import LoomError
 from loom.export.package import export_ip
 from loom.frontend.driver import kernel_name, resolve_kernel
 from loom.inputs import KernelSource
