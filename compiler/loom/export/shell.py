@@ -20,11 +20,11 @@ from loom.rtl.units import ExternalMemory
 # How many beats an AXI4 master keeps in flight: enough for a memory that
 # answers every cycle after a few cycles of latency.
 MASTER_DEPTH = 8
-# The kernel's bridges see the master's two registers (a beat into its
-# entry, R into the entry) around a memory that answers AR in 2 cycles
-# (cocotbext-axi's AxiRam, a block RAM behind a register slice): 4 cycles
+# The kernel's bridges see a memory that answers AR in 2 cycles
+# (cocotbext-axi's AxiRam, a block RAM behind a register slice), the master
+# passing a read out in its beat's cycle and its data back in R's: 2 cycles
 # from a beat's acceptance to its response, 1 for the test harness's memory.
-AXI_MEMORY = ExternalMemory(in_flight=MASTER_DEPTH, latency=4)
+AXI_MEMORY = ExternalMemory(in_flight=MASTER_DEPTH, latency=2)
 
 
 def axi4_signals(data_bits: int) -> list[tuple[str, str, int]]:
