@@ -15,7 +15,14 @@ from __future__ import annotations
 from cocotb.triggers import First, RisingEdge, Timer
 from pyuvm import uvm_sequence
 
-AP_START, AP_DONE, AP_IDLE = 1, 2, 4
+
+
+def masks(job: dict) -> tuple[int, int, int, int]:
+    """CTRL's ap_start, ap_done, ap_idle and ISR's (and IER's) ap_done, as
+    masks, from the job's bit positions (loom.export.register_map's)."""
+    b = job["bits"]
+    return (1 << b["CTRL.ap_start"], 1 << b["CTRL.ap_done"], 1 << b["CTRL.ap_idle"],
+            1 << b["ISR.ap_done"])
 
 
 class Timeout(Exception):
@@ -34,22 +41,23 @@ class InvocationSeq(uvm_sequence):
 
     async def body(self) -> None:
         env, regs, k = self.env, self.env.regs, self.k
+        start, done, idle, _ = masks(env.job)
         for a in self.args:
             await regs.write_value(a["registers"], a["value"])
         await regs.write("GIE", int(self.by_interrupt))
-        await regs.write("IER", int(self.by_interrupt))
+        await regs.write("IER", (1 << env.job["bits"]["IER.ap_done"]) if self.by_interrupt else 0)
         began = env.clock.now
-        await regs.write("CTRL", AP_START)
+        await regs.write("CTRL", start)
         if self.by_interrupt:
             ctrl = await self._wait_interrupt()
         else:
             ctrl = await self._poll()
         self.cycles = env.clock.now - began
         problems = env.scoreboard.problems
-        if not ctrl & AP_DONE or not ctrl & AP_IDLE or ctrl & AP_START:
+        if not ctrl & done or not ctrl & idle or ctrl & start:
             problems.append(f"invocation {k}: CTRL is {ctrl:#x} when done "
                             "(expected ap_done and ap_idle set, ap_start clear)")
-        if await regs.read("CTRL") & AP_DONE:
+        if await regs.read("CTRL") & done:
             problems.append(f"invocation {k}: ap_done stays set after CTRL was read "
                             "(clear on read)")
         env.scoreboard.write_results([await regs.read_value(r["registers"])
@@ -57,8 +65,9 @@ class InvocationSeq(uvm_sequence):
 
     async def _poll(self) -> int:
         env = self.env
+        done = masks(env.job)[1]
         began = env.clock.now
-        while not (ctrl := await env.regs.read("CTRL")) & AP_DONE:
+        while not (ctrl := await env.regs.read("CTRL")) & done:
             if env.deadlock is not None and int(env.deadlock.value):
                 raise Timeout("deadlock")
             if env.clock.now - began > env.job["max_cycles"]:
@@ -67,6 +76,7 @@ class InvocationSeq(uvm_sequence):
 
     async def _wait_interrupt(self) -> int:
         env, regs = self.env, self.env.regs
+        isr_done = masks(env.job)[3]
         interrupt, limit = RisingEdge(env.dut.interrupt), Timer(
             env.job["max_cycles"] * env.period_ns, unit="ns")
         watch = [RisingEdge(env.deadlock)] if env.deadlock is not None else []
@@ -74,11 +84,11 @@ class InvocationSeq(uvm_sequence):
         if fired is not interrupt:
             raise Timeout("timeout" if fired is limit else "deadlock")
         ctrl = await regs.read("CTRL")
-        if not await regs.read("ISR") & 1:
+        if not await regs.read("ISR") & isr_done:
             env.scoreboard.problems.append(f"invocation {self.k}: interrupt without "
                                            "ISR.ap_done")
-        await regs.write("ISR", 1)   # toggle on write: clears it
-        if await regs.read("ISR") & 1 or int(env.dut.interrupt.value):
+        await regs.write("ISR", isr_done)   # toggle on write: clears it
+        if await regs.read("ISR") & isr_done or int(env.dut.interrupt.value):
             env.scoreboard.problems.append(f"invocation {self.k}: ISR.ap_done or the "
                                            "interrupt stays set after writing 1 to ISR bit 0")
         return ctrl
@@ -93,7 +103,7 @@ class BackToBackSeq(uvm_sequence):
         self.cycles: list[int] = []
 
     async def body(self) -> None:
-        if not await self.env.regs.read("CTRL") & AP_IDLE:
+        if not await self.env.regs.read("CTRL") & masks(self.env.job)[2]:
             self.env.scoreboard.problems.append("CTRL: ap_idle is not set after reset")
         for k, args in enumerate(self.env.job["invocations"]):
             seq = InvocationSeq(f"invocation{k}", self.env, k, args, by_interrupt=k % 2 == 1)

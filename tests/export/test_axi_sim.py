@@ -65,7 +65,7 @@ def test_a_fabric_through_the_axi_shell():
     source = KernelSource("dot")
     s = axi_setup(source, AXI_ROOT / "dot.chess-8x8-ext2",
                   adg=MapRequest(source, "chess-8x8-ext2"))
-    assert s.ip.config_words and s.netlist is None
+    assert s.ip.config_words and s.ip.netlist is None
     for seed in profiles.STALL_SEEDS:
         result = axi_run(s, seed)
         assert result.passed, f"seed {seed}: " + "\n".join(result.problems)

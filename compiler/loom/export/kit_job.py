@@ -3,6 +3,7 @@ what to run on an exported kernel.
 
     registers      name -> byte offset (the control registers, every
                    argument's and result's words)
+    bits           "CTRL.ap_done" -> bit position, of the fields the kit uses
     arrays         per AXI4 master: name, argument index, base address,
                    bytes per element, initial contents
     invocations    per invocation, per argument: its registers and value
@@ -55,12 +56,12 @@ def kit_job(regs: RegisterMap, masters: tuple[Master, ...], params: list[Param],
             value = bases.get(v.name, 0) if v.is_array else scalars[v.index][k] & ((1 << v.width) - 1)
             args.append(dict(registers=list(v.registers), value=value))
         invocations.append(args)
-    table = {r.name: r.offset for r in regs.control}
-    for v in regs.values:
-        table |= {name: v.offset + 4 * k for k, name in enumerate(v.registers)}
+    # the control bits the sequences use, from the one register map
+    bits = {f"{r}.{f}": regs.bit(r, f) for r, f in (
+        ("CTRL", "ap_start"), ("CTRL", "ap_done"), ("CTRL", "ap_idle"), ("ISR", "ap_done"), ("IER", "ap_done"))}
     # the share of cycles each AXI channel pauses: the seed's memory profile
     busy = 0.0 if ideal else (100 - for_seed(seed).mem_ready_pct) / 100
-    return dict(registers=table, arrays=arrays, invocations=invocations, seed=seed, busy=busy,
+    return dict(registers=regs.offsets(), bits=bits, arrays=arrays, invocations=invocations, seed=seed, busy=busy,
                 results=[dict(registers=list(v.registers)) for v in regs.results],
                 result_widths=[v.width for v in regs.results], bundle=str(bundle_path),
                 max_cycles=max_cycles, config_words=list(config_words))

@@ -71,6 +71,11 @@ class Value:
             return (self.name,)
         return (f"{self.name}_lo", f"{self.name}_hi")
 
+    @property
+    def word_offsets(self) -> tuple[tuple[str, int], ...]:
+        """(register, byte offset) of each data word, low word first."""
+        return tuple((name, self.offset + WORD * k) for k, name in enumerate(self.registers))
+
 
 @dataclass(frozen=True)
 class Param:
@@ -106,6 +111,18 @@ class RegisterMap:
 
     def value(self, name: str) -> Value:
         return next(v for v in self.values if v.name == name)
+
+    def offsets(self) -> dict[str, int]:
+        """Every register's byte offset by name: control, arguments, results."""
+        out = {r.name: r.offset for r in self.control}
+        for v in self.values:
+            out |= dict(v.word_offsets)
+        return out
+
+    def bit(self, register: str, field: str) -> int:
+        """The position of a control register's field (`bit("CTRL", "ap_done")`)."""
+        reg = next(r for r in self.control if r.name == register)
+        return next(f.lsb for f in reg.fields if f.name == field)
 
 
 def _control() -> tuple[Register, ...]:

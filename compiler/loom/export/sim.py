@@ -24,9 +24,9 @@ from loom.mapper.kernel_map import MapRequest
 from loom.golden.run import find_func, run_dfg
 from loom.inputs import KernelSource
 from loom.ir import load_module
-from loom.rtl.netlist import Netlist
 from loom.export.kit_job import kit_job
 from loom.sim.runner import FABRIC_MAKEFLAGS, SimBuild, kernel_makeflags
+from loom.sim.flow import golden_summaries
 from loom.stream_summary import StreamSummary, differing_channels, read_summary
 
 @dataclass
@@ -35,7 +35,6 @@ class AxiSetup:
     bundle: Bundle
     build: SimBuild
     build_seconds: float
-    netlist: Netlist | None
     golden_summaries: dict[int, StreamSummary]
     golden_tokens: int
 
@@ -67,20 +66,16 @@ def axi_setup(source: KernelSource, out_dir: Path,
     if not golden.ok:
         raise LoomError("the golden model does not reproduce the native run: "
                         + "; ".join(golden.problems()[:3]))
-    net = ip.netlist
-    summaries = golden.execution.summaries()
     # a fabric inside the shell has no per-channel summaries (its taps are
     # the fabric harness's, loom sim --adg)
-    golden_summaries = {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
-                        for ch in net.channels if ch.traced} if net is not None else {}
+    summaries = golden_summaries(ip.netlist, golden) if ip.netlist is not None else {}
     build = SimBuild(ip.shell.module, [ip.csr.waivers, ip.kit.public, *ip.files],
                      out_dir / "sim_build",
                      makeflags=kernel_makeflags(golden.execution.tokens) if adg is None
                      else FABRIC_MAKEFLAGS,
                      test_module="tb.axi_uvm_test")
     seconds = build.build()
-    return AxiSetup(ip, bundle, build, seconds, net, golden_summaries,
-                    golden.execution.tokens)
+    return AxiSetup(ip, bundle, build, seconds, summaries, golden.execution.tokens)
 
 
 def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
@@ -103,10 +98,11 @@ def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
     finished = result["status"] == "finished"
     if not finished:
         problems.append(f"{result['status']}: the kernel did not raise ap_done")
+    net = s.ip.netlist
     differing = differing_channels(read_summary(summary), s.golden_summaries) \
-        if finished and s.netlist is not None else []
-    names = {ch.index: ch.name for ch in s.netlist.channels} if s.netlist is not None else {}
+        if finished and net is not None else []
     if differing:
+        names = {ch.index: ch.name for ch in net.channels}
         problems.append("channels whose tokens differ from the golden model's: "
                         + ", ".join(names[i] for i in differing[:8]))
     # the kit's scoreboard compared results and memories (loom.bundle.compare)

@@ -18,6 +18,7 @@ from loom.inputs import Inputs
 from loom.golden.run import GoldenRun, find_func, run_dfg
 from loom.ir import load_module
 from loom.rtl.command import RtlArtifacts, write_rtl
+from loom.rtl.netlist import Netlist
 from loom.sim.compare import (
     RtlTrace,
     busy_state_machines,
@@ -67,15 +68,21 @@ class SimSetup:
     @cached_property
     def golden_summaries(self) -> dict[int, StreamSummary]:
         """Each traced channel's golden summary, by channel id."""
-        summaries = self.golden.execution.summaries()
-        return {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
-                for ch in self.rtl.netlist.channels if ch.traced}
+        return golden_summaries(self.rtl.netlist, self.golden)
 
     @cached_property
     def traced_golden(self) -> GoldenRun:
         """The golden run again, recording every channel's tokens: what a
         first-divergence report (or a per-loop count) needs. Run once, on demand."""
         return run_dfg(self.func, self.golden_bundle, str(self.inputs.dfg))
+
+
+def golden_summaries(net: Netlist, golden: GoldenRun) -> dict[int, StreamSummary]:
+    """Each traced channel of `net`: its golden summary, by channel id (what
+    the top's LOOM_SIM summaries are compared with)."""
+    summaries = golden.execution.summaries()
+    return {ch.index: summaries.get(ch.name, StreamSummary(0, 0))
+            for ch in net.channels if ch.traced}
 
 
 @dataclass
