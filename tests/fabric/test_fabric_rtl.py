@@ -22,6 +22,7 @@ import test_fabric_memory_rtl
 import test_fabric_spatial_pe
 import test_fabric_spatial_sw
 import test_fabric_tags
+import test_fabric_temporal_pe
 import test_fabric_temporal_sw
 from loom.fabric.adg_view import adg_view
 from loom.dialects import fabric_syntax as fs
@@ -29,7 +30,9 @@ from loom.dialects import fabric_syntax as fs
 COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_fifo.ADG,
                   "tags": test_fabric_tags.ADG, "spatial_pe": test_fabric_spatial_pe.ADG,
                   "temporal_sw": test_fabric_temporal_sw.ADG, "memory": test_fabric_memory_rtl.ADG,
-                  "fu_mux": test_fabric_fu_mux.ADG, "fu_div": test_fabric_fu_mux.DIV_ADG}
+                  "fu_mux": test_fabric_fu_mux.ADG, "fu_div": test_fabric_fu_mux.DIV_ADG,
+                  "temporal_pe": test_fabric_temporal_pe.ADG,
+                  "temporal_pe_shared": test_fabric_temporal_pe.SHARED_ADG}
 
 
 def _write(tmp_path: Path, text: str, name: str) -> Path:

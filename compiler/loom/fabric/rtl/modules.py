@@ -16,9 +16,10 @@ from typing import Any
 
 from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
-from loom.fabric.adg_view import ViewNode
+from loom.fabric.adg_view import FunctionUnit, ViewNode
 from loom.fabric.config_layout import (
     Slice,
+    choice_bits,
     entry_field,
     mux_field,
     pe_mux,
@@ -26,6 +27,7 @@ from loom.fabric.config_layout import (
     slot_field,
 )
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
+from loom.fabric.models.temporal_pe import TemporalPeShape
 from loom.fabric.rtl.latency import OUTPUT_BUFFER_SLOTS
 from loom.rtl.render import identifier, render_unit, template_environment
 
@@ -225,6 +227,97 @@ def _spatial_pe(node: ViewNode, s: Slice | None, buffered: tuple[bool, ...] = ()
     return Component(name, n_in, lane, n_out, lane, s.bits, True, (*files, mod))
 
 
+TEMPORAL_REFUSED = ("dataflow.", "handshake.mux", "handshake.merge", "handshake.control_merge",
+                    "handshake.load", "handshake.store")
+"""Body ops a temporal PE's unit may not hold: the dataflow state machines
+(LOOM's dedicated class, no single firing), units that take only some of
+their operands (mux, merges) and the memory ports; they stay in spatial PEs."""
+
+
+def temporal_shape(node: ViewNode) -> TemporalPeShape:
+    """The hardware parameters of a temporal PE, as its reference model takes them."""
+    d = node.definition
+    return TemporalPeShape(
+        n_in=len(node.in_types), n_out=len(node.out_types),
+        value_bits=value_width(node.in_types[0]),
+        slots=fs.int_param(d, "num_instruction", 0) or 0,
+        registers=fs.int_param(d, "num_register", 0) or 0,
+        reg_depth=fs.int_param(d, "reg_fifo_depth", 0) or 0,
+        shared=fs.bool_param(d, "enable_share_operand_buffer"),
+        buffer_size=fs.int_param(d, "operand_buffer_size", 0) or 0)
+
+
+def _temporal_unit_check(pe: str, unit: FunctionUnit) -> None:
+    body = [op for op in unit.definition.regions[0].block.ops if op.name != "fabric.yield"]
+    for op in body:
+        if op.name.startswith(TEMPORAL_REFUSED):
+            raise LoomError(f"fabric.temporal_pe @{pe}: function unit @{unit.name} holds "
+                            f"{op.name}, which a temporal PE does not run (one firing, "
+                            "every operand taken, one result set); put it in a spatial PE")
+
+
+def _temporal_pe(node: ViewNode, s: Slice | None) -> Component:
+    from loom.fabric.rtl.fu import fu_module
+    assert s is not None
+    shape = temporal_shape(node)
+    pe_name = node.definition.attributes["sym_name"].data  # type: ignore[attr-defined]
+    if shape.slots < 1:
+        raise LoomError(f"fabric.temporal_pe @{pe_name}: num_instruction must be at least 1")
+    if shape.registers and shape.reg_depth < 1:
+        raise LoomError(f"fabric.temporal_pe @{pe_name}: registers need reg_fifo_depth >= 1")
+    for u in node.units:
+        _temporal_unit_check(pe_name, u)
+    v, t, lane = shape.value_bits, tag_width(node.in_types[0]), lane_width(node)
+    fus = [fu_module(u.definition, v, f"function unit of fabric.temporal_pe @{pe_name}")
+           for u in node.units]
+    offs = field_offsets(s)
+    k_in, k_out = max(f.n_in for f in fus), max(f.n_out for f in fus)
+
+    def at(slot: int, name: str) -> int:
+        return offs[f"insn{slot}.{name}"][0]
+
+    def width(name: str) -> int:
+        return offs[f"insn0.{name}"][1] if f"insn0.{name}" in offs else 0
+
+    regs = shape.registers
+    slots = [dict(
+        valid=at(n, "valid"), tag=at(n, "tag"), opcode=at(n, "opcode"),
+        ins=[_mux_offsets(offs, f"insn{n}.in{k}") for k in range(k_in)],
+        outs=[_mux_offsets(offs, f"insn{n}.out{k}") for k in range(k_out)],
+        operand_regs=[(at(n, f"operand{k}.reg"), at(n, f"operand{k}.is_reg"))
+                      for k in range(k_in)] if regs else [],
+        results=[(at(n, f"result{k}.tag"), at(n, f"result{k}.reg") if regs else 0,
+                  at(n, f"result{k}.is_reg") if regs else 0) for k in range(k_out)])
+        for n in range(shape.slots)]
+    units = []
+    for j, f in enumerate(fus):
+        names = f.layout.fields(f"fu{j}")
+        units.append(dict(module=f.module.name, n_in=f.n_in, n_out=f.n_out, clocked=f.clocked,
+                          cfg_bits=f.layout.bits,
+                          payload=offs[names[0].name][0] if names else 0))
+    context = dict(
+        n_in=shape.n_in, n_out=shape.n_out, v=v, t=t, w=lane, k_in=k_in, k_out=k_out,
+        slots=slots, fus=units, regs=regs, reg_depth=shape.reg_depth,
+        shared=shape.shared, buffer_size=shape.buffer_size,
+        opcode_bits=width("opcode"), in_sel_bits=width("in0.sel"),
+        out_sel_bits=width("out0.sel"), reg_bits=width("operand0.reg"),
+        slot_width=max(1, choice_bits(shape.slots)), fu_width=max(1, choice_bits(len(fus))),
+        in_sel_width=max(1, width("in0.sel")), out_sel_width=max(1, width("out0.sel")),
+        reg_width=max(1, choice_bits(regs)), reg_ptr_width=max(1, choice_bits(shape.reg_depth)),
+        row_width=max(1, choice_bits(shape.buffer_size)),
+        seq_width=max(1, choice_bits(shape.buffer_size)) + 1,
+        result_field_width=max(1, choice_bits(shape.slots * k_out)),
+        cfg_bits=s.bits)
+    params = dict(pe=pe_name, shape=shape, t=t, fus=[f.module.name for f in fus])
+    name = f"loom_fabric_temporal_pe_{identifier(pe_name)}_i{shape.n_in}_o{shape.n_out}_w{lane}_{digest(params)}"
+    mod = render_fabric("fabric_temporal_pe", name, params, f"fabric.temporal_pe @{pe_name}",
+                        **context)
+    files: list[Module] = []
+    for f in fus:
+        files += [*f.units, f.module]
+    return Component(name, shape.n_in, lane, shape.n_out, lane, s.bits, True, (*files, mod))
+
+
 def _mux_offsets(offs: dict[str, tuple[int, int]], mux: str) -> tuple[int, int, int]:
     """Bit offsets of a mux-like field's sel, discard and disconnect parts."""
     return tuple(offs[mux_field(mux, part)][0]  # type: ignore[return-value]
@@ -241,6 +334,7 @@ _KINDS = {
     "extmemory": _memory,
     "temporal_sw": _temporal_sw,
     "spatial_pe": _spatial_pe,
+    "temporal_pe": _temporal_pe,
     "spatial_sw": _spatial_sw,
     "fifo": _fifo,
     "add_tag": _add_tag,

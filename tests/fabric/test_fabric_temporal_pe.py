@@ -1,0 +1,232 @@
+"""fabric.temporal_pe RTL (templates/fabric_temporal_pe.sv.j2, units from our
+unit templates) against the reference model loom.fabric.models.temporal_pe:
+random slot programs (valid, tag, opcode, operand muxes, result demuxes and
+tags, registers between slots, unit payloads), tokens tagged for the slots,
+config through the cfg port, random validity and backpressure; outputs
+compared per tag (slots of different tags share an output in arbitration
+order). Both operand-buffer modes of LOOM: one token per slot and operand,
+and a shared pool of rows."""
+
+import random
+
+import pytest
+
+from loom.diagnostics import LoomError
+from loom.fabric.adg_view import adg_view
+from loom.fabric.models.function_unit import FuModel
+from loom.fabric.models.temporal_pe import TemporalPeShape, insn_field, temporal_pe
+from loom.fabric.rtl.top import fabric_rtl
+from tb.fabric_runner import FabricCase, cycling, load_adg, run_fabric
+
+pytestmark = pytest.mark.rtl
+
+V, T = 32, 2
+P = f"!fabric.tagged<!fabric.bits<{V}>, i{T}>"
+UNITS = """
+    fabric.function_unit @fu_add(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {
+      %0 = arith.addi %a, %b : i32
+      fabric.yield %0 : i32
+    }
+    fabric.function_unit @fu_mul(%a: i32, %b: i32) -> (i32) [latency = 4, interval = 1] {
+      %0 = arith.muli %a, %b : i32
+      fabric.yield %0 : i32
+    }
+    fabric.function_unit @fu_cmp(%a: i32, %b: i32) -> (i1) [latency = 1, interval = 1] {
+      %0 = arith.cmpi eq, %a, %b : i32
+      fabric.yield %0 : i1
+    }
+    fabric.function_unit @fu_const(%a: none) -> (i32) [latency = 1, interval = 1] {
+      %0 = handshake.constant %a {value = 0 : i32} : i32
+      fabric.yield %0 : i32
+    }
+    fabric.function_unit @fu_br(%c: i1, %d: i32) -> (i32, i32) [latency = 1, interval = 1] {
+      %0, %1 = handshake.cond_br %c, %d : i32
+      fabric.yield %0, %1 : i32, i32
+    }
+    fabric.function_unit @fu_sub(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {
+      %0 = arith.subi %a, %b : i32
+      fabric.yield %0 : i32
+    }
+"""
+FUS = [FuModel("arith.addi", (32, 32), (32,)), FuModel("arith.muli", (32, 32), (32,)),
+       FuModel("arith.cmpi", (32, 32), (1,)), FuModel("handshake.constant", (0,), (32,)),
+       FuModel("handshake.cond_br", (1, 32), (32, 32)), FuModel("arith.subi", (32, 32), (32,))]
+N_IN, N_OUT, SLOTS, REGS, DEPTH, ROWS = 3, 2, 4, 2, 2, 3
+
+
+def tpe_adg(params: str) -> str:
+    return f"""
+module {{
+  fabric.temporal_pe @tpe({", ".join(f"%p{i}: {P}" for i in range(N_IN))}) -> ({P}, {P}) [{params}] {{
+    {UNITS.strip()}
+    fabric.yield
+  }}
+  fabric.module @tpes({", ".join(f"%a{i}: {P}" for i in range(N_IN))}) -> ({P}, {P}) {{
+    %o:2 = fabric.instance @tpe({", ".join(f"%a{i}" for i in range(N_IN))}) {{sym_name = "tpe_0"}} : ({", ".join([P] * N_IN)}) -> ({P}, {P})
+    fabric.yield %o#0, %o#1 : {P}, {P}
+  }}
+}}
+"""
+
+
+PRIVATE = TemporalPeShape(N_IN, N_OUT, V, SLOTS, REGS, DEPTH)
+SHARED = TemporalPeShape(N_IN, N_OUT, V, SLOTS, 0, 0, shared=True, buffer_size=ROWS)
+ADG = tpe_adg(f"num_register = {REGS} : i64, num_instruction = {SLOTS} : i64, "
+              f"reg_fifo_depth = {DEPTH} : i64")
+SHARED_ADG = tpe_adg(f"num_register = 0 : i64, num_instruction = {SLOTS} : i64, "
+                     f"reg_fifo_depth = 0 : i64, enable_share_operand_buffer = true, "
+                     f"operand_buffer_size = {ROWS} : i64")
+
+
+def _slot(fields: dict, s: int, **values: int) -> None:
+    fields.update({insn_field(s, k.replace("__", ".")): v for k, v in values.items()})
+
+
+def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, list]:
+    """Slot fields and, per slot, the PE input of each unit operand (None: a
+    register). Distinct tags; each (output, result tag) is one slot's; with
+    registers, one writer slot (on add or sub) feeds one reader slot (on
+    mul) through register 0, as the model requires. With shared rows every
+    slot takes its two operands from inputs 0 and 1: a token that opens a
+    row then never waits behind a row that waits for it (the pool's rows
+    are taken in an order timing decides)."""
+    fields: dict[str, int] = {}
+    tags = rng.sample(range(1 << T), shape.slots)
+    feeds: list[list[int | None]] = []
+    chain = shape.registers > 0 and rng.random() < 0.6
+    for s in range(shape.slots):
+        if chain and s == 0:
+            opcode = rng.choice([0, 5])
+        elif chain and s == 1:
+            opcode = 1
+        else:
+            opcode = rng.choice([o for o, fu in enumerate(FUS) if not (chain and o in (0, 1, 5))
+                                 and not (shape.shared and len(fu.in_widths) < 2)])
+        fu = FUS[opcode]
+        valid = int(rng.random() < 0.9 or (chain and s < 2))
+        _slot(fields, s, valid=valid, tag=tags[s], opcode=opcode)
+        srcs: list[int | None] = []
+        pair = rng.sample(range(2), 2)
+        for k in range(len(fu.in_widths)):
+            if chain and s == 1 and k == 0:
+                _slot(fields, s, **{f"operand{k}__is_reg": 1, f"operand{k}__reg": 0})
+                srcs.append(None)
+                continue
+            i = pair[k] if shape.shared else rng.randrange(shape.n_in)
+            _slot(fields, s, **{f"in{k}__sel": i})
+            srcs.append(i)
+        for k in range(2 - len(fu.in_widths)):   # unused operand muxes
+            _slot(fields, s, **{f"in{len(fu.in_widths) + k}__disconnect": 1})
+        for k in range(len(fu.out_widths)):
+            if chain and s == 0:
+                _slot(fields, s, **{f"result{k}__is_reg": 1, f"result{k}__reg": 0})
+            elif rng.random() < 0.15:
+                _slot(fields, s, **{f"out{k}__discard": 1})
+            else:
+                _slot(fields, s, **{f"out{k}__sel": rng.randrange(shape.n_out),
+                                    f"result{k}__tag": tags[s]})
+        if len(fu.out_widths) < 2:
+            _slot(fields, s, **{"out1__disconnect": 1})
+        feeds.append(srcs if valid else [])
+    fields["fu2.0.value"] = rng.randrange(10)       # cmpi's predicate
+    fields["fu3.0.value"] = rng.getrandbits(32)     # the constant
+    return fields, feeds
+
+
+def stimulus(rng: random.Random, shape: TemporalPeShape, fields: dict, feeds: list,
+             n: int) -> list[list[int]]:
+    """Per input, tokens in firing order: firing after firing of random slots,
+    each operand's token on its input (so no operand waits on a token behind
+    one that waits for it); now and then a token no slot takes."""
+    streams: list[list[int]] = [[] for _ in range(shape.n_in)]
+    live = [s for s, f in enumerate(feeds) if any(i is not None for i in f)]
+    for _ in range(n):
+        if not live:
+            break
+        s = rng.choice(live)
+        tag = fields[insn_field(s, "tag")]
+        for i in feeds[s]:
+            if i is not None:
+                value = rng.choice((0, 1, 2, 3)) if rng.random() < 0.5 else rng.getrandbits(V)
+                streams[i].append(tag << V | value)
+    if rng.random() < 0.3:   # a stray tag stops one input somewhere
+        unused = [t for t in range(1 << T) if not any(
+            fields.get(insn_field(s, "valid")) and fields[insn_field(s, "tag")] == t
+            for s in range(shape.slots))]
+        if unused:
+            i = rng.randrange(shape.n_in)
+            streams[i].insert(rng.randrange(len(streams[i]) + 1), unused[0] << V | 7)
+    return streams
+
+
+def make_case(rng: random.Random, shape: TemporalPeShape, n: int) -> FabricCase:
+    fields, feeds = random_program(rng, shape)
+    streams = stimulus(rng, shape, fields, feeds, n)
+    model = temporal_pe(fields, streams, shape, FUS)
+    case = FabricCase({"tpe_0": fields}, {}, {}, {},
+                      by_tag={f"out{o}": V for o in range(shape.n_out)})
+    for i, stream in enumerate(streams):
+        case.inputs[f"in{i}"] = stream
+        case.consumed[f"in{i}"] = model.consumed[i]
+    for o in range(shape.n_out):
+        case.outputs[f"out{o}"] = model.outputs[o]
+    return case
+
+
+def test_temporal_pe_model():
+    # slot 0 (tag 1) adds in0 and in1 into register 0; slot 1 (tag 2)
+    # multiplies register 0 by in2 and sends it out on out1 tagged 3
+    fields = {}
+    _slot(fields, 0, valid=1, tag=1, opcode=0, in0__sel=0, in1__sel=1, result0__is_reg=1)
+    _slot(fields, 1, valid=1, tag=2, opcode=1, operand0__is_reg=1, in1__sel=2,
+          out0__sel=1, result0__tag=3)
+    got = temporal_pe(fields, [[1 << V | 2, 1 << V | 5], [1 << V | 3, 1 << V | 1],
+                               [2 << V | 10, 2 << V | 100, 2 << V | 1]], PRIVATE, FUS)
+    assert got.outputs == [[], [3 << V | 50, 3 << V | 600]]
+    assert got.consumed == [2, 2, 3]   # the third mul waits for a third sum
+
+
+def test_temporal_pe_shared_rows_pair_in_order():
+    # operand 0's tokens run ahead of operand 1's: each fills the next row
+    fields = {}
+    _slot(fields, 0, valid=1, tag=0, opcode=5, in0__sel=0, in1__sel=1, out0__sel=0)
+    got = temporal_pe(fields, [[9, 8, 7], [1, 2, 3], []], SHARED, FUS)
+    assert got.outputs[0] == [8, 6, 4]
+    private = temporal_pe(fields, [[9, 8, 7], [1], []], PRIVATE, FUS)
+    assert private.consumed == [2, 1, 0]   # one buffered, the third waits
+
+
+def test_temporal_pe_matches_model():
+    cases = run_fabric("temporal_pe", ADG, cycling([PRIVATE], make_case), seed=1,
+                       tokens=60, episodes=8)
+    assert any(c.config["tpe_0"].get("insn1.operand0.is_reg") for c in cases)
+
+
+def test_temporal_pe_shared_matches_model():
+    run_fabric("temporal_pe_shared", SHARED_ADG, cycling([SHARED], make_case), seed=1,
+               tokens=60, episodes=6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 3])
+def test_temporal_pe_long(seed):
+    run_fabric("temporal_pe", ADG, cycling([PRIVATE], make_case), seed=seed, tokens=300,
+               episodes=16)
+    run_fabric("temporal_pe_shared", SHARED_ADG, cycling([SHARED], make_case), seed=seed,
+               tokens=300, episodes=16)
+
+
+def test_refuses_units_a_temporal_pe_does_not_run():
+    # a dataflow state machine has no single firing: it stays in spatial PEs
+    carry = """
+    fabric.function_unit @fu_carry(%d: i1, %a: i32, %b: i32) -> (i32) [latency = -1, interval = -1] {
+      %0 = dataflow.carry %d, %a, %b : i1, i32, i32 -> i32
+      fabric.yield %0 : i32
+    }"""
+    text = ADG.replace(UNITS.strip(), UNITS.strip() + carry)
+    with pytest.raises(LoomError) as err:
+        fabric_rtl(adg_view(load_adg(text)), "bad")
+    assert str(err.value) == (
+        "fabric.temporal_pe @tpe: function unit @fu_carry holds dataflow.carry, which a "
+        "temporal PE does not run (one firing, every operand taken, one result set); put it "
+        "in a spatial PE")
