@@ -108,8 +108,9 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
         srcs: list[int | None] = []
         pair = rng.sample(range(2), 2)
         for k in range(len(fu.in_widths)):
-            if chain and s == 1 and k == 0:
-                _slot(fields, s, **{f"operand{k}__is_reg": 1, f"operand{k}__reg": 0})
+            if chain and s == 1 and k == 0:   # LOOM's mapper disconnects the mux: ignored
+                _slot(fields, s, **{f"operand{k}__is_reg": 1, f"operand{k}__reg": 0,
+                                    f"in{k}__disconnect": rng.randrange(2)})
                 srcs.append(None)
                 continue
             i = pair[k] if shape.shared else rng.randrange(shape.n_in)
@@ -118,8 +119,9 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
         for k in range(2 - len(fu.in_widths)):   # unused operand muxes
             _slot(fields, s, **{f"in{len(fu.in_widths) + k}__disconnect": 1})
         for k in range(len(fu.out_widths)):
-            if chain and s == 0:
-                _slot(fields, s, **{f"result{k}__is_reg": 1, f"result{k}__reg": 0})
+            if chain and s == 0:   # LOOM's mapper also discards the demux: the register wins
+                _slot(fields, s, **{f"result{k}__is_reg": 1, f"result{k}__reg": 0,
+                                    f"out{k}__discard": rng.randrange(2)})
             elif rng.random() < 0.15:
                 _slot(fields, s, **{f"out{k}__discard": 1})
             else:

@@ -85,15 +85,12 @@ def pe_units(pe_name: str, pe_definition: Operation) -> tuple[FunctionUnit, ...]
     return tuple(units)
 
 
-def unsupported_reason(definition: Operation, rtl: bool = False) -> str | None:
-    """Why LOOM-py cannot map (`rtl`: build) a component (None: it can).
+def unsupported_reason(definition: Operation) -> str | None:
+    """Why LOOM-py cannot map or build a component (None: it can).
     Decomposable switches parse, verify and round-trip, so LOOM's files are
-    ours, but the mapper and the RTL refuse them; temporal PEs build, and
-    the mapper refuses them."""
+    ours, but the mapper and the RTL refuse them."""
     name = sym_name(definition)
     label = f" '{name}'" if name else ""
-    if definition.name == "fabric.temporal_pe" and not rtl:
-        return f"fabric.temporal_pe{label} is not supported (temporal PEs are not mapped)"
     if definition.name == "fabric.spatial_sw" and (
             fs.int_param(definition, "decomposable_bits", -1) or -1) > 0:
         return (f"fabric.spatial_sw{label} with decomposable_bits is not supported "
@@ -148,13 +145,7 @@ class ViewNode:
 
     @property
     def unsupported(self) -> str | None:
-        """Why the mapper cannot use this node (None: it can)."""
         return unsupported_reason(self.definition)
-
-    @property
-    def unbuildable(self) -> str | None:
-        """Why the fabric RTL cannot build this node (None: it can)."""
-        return unsupported_reason(self.definition, rtl=True)
 
     def connectivity(self) -> tuple[tuple[int, int], ...]:
         """(output, input) pairs a switch may route, outputs outer (LOOM's
@@ -278,10 +269,10 @@ class AdgView:
                     for op in fu.regions[0].block.ops if op.name == "handshake.join"),
                    default=0)
 
-    def check_supported(self, rtl: bool = False) -> None:
-        """LoomError naming the first component LOOM-py cannot map (`rtl`: build)."""
+    def check_supported(self) -> None:
+        """LoomError naming the first component LOOM-py cannot map or build."""
         for node in self.nodes:
-            if (reason := node.unbuildable if rtl else node.unsupported) is not None:
+            if (reason := node.unsupported) is not None:
                 raise LoomError(reason)
 
 

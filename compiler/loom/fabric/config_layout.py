@@ -246,7 +246,10 @@ class Slice:
         return values
 
     def unused(self) -> dict[str, int]:
-        """LOOM's values for a node the mapping leaves unused (PE: every mux disconnected)."""
+        """LOOM's values for a node the mapping leaves unused (spatial PE:
+        every mux disconnected; a temporal PE: zero, every slot invalid)."""
+        if self.kind == "temporal_pe":
+            return {}
         return {f.name: 1 for f in self.fields if f.name.endswith(".disconnect")}
 
 

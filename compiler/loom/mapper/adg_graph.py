@@ -25,7 +25,7 @@ from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, SSAValue
 
 from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_tag import map_tag_entries
-from loom.dialects.fabric_types import scalar_width
+from loom.dialects.fabric_types import TaggedType, scalar_width
 from loom.fabric.adg_view import AdgView, ViewNode
 from loom.mapper.bridges import tag_response_lanes
 
@@ -49,6 +49,10 @@ class AdgNode:
     memory's split switches: its lane's memory tag (bridges.tag_response_lanes)."""
     tag_map: dict[int, int] = field(default_factory=dict)
     """map_tag: its table's valid entries, source tag -> tag."""
+    slots: int = 0
+    """A unit of a temporal PE: the PE's instruction slots (0: a spatial PE's)."""
+    registers: int = 0
+    """A unit of a temporal PE: the PE's registers (num_register)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,17 @@ class AdgGraph:
     """Input ports fed by a PE output that leaves without the PE's own
     buffer (AdgView.output_buffered: its fabric.fifo is its register)."""
 
+    def op_hosts(self) -> int:
+        """How many ops the PEs can host at once: a spatial PE one, a temporal
+        PE one a slot and at most one a unit (placement's rule)."""
+        units: dict[str, int] = {}
+        slots: dict[str, int] = {}
+        for n in self.nodes:
+            if n.pe:
+                units[n.pe] = units.get(n.pe, 0) + 1
+                slots[n.pe] = n.slots
+        return sum(min(slots[pe], units[pe]) if slots[pe] else 1 for pe in units)
+
     def node_named(self, name: str) -> list[AdgNode]:
         return [n for n in self.nodes if n.name == name]
 
@@ -121,7 +136,7 @@ def flatten(view: AdgView) -> AdgGraph:
         out_ports[arg] = [node.outputs[0]]
     for vnode in view.nodes:
         op, kind, name = vnode.op, vnode.kind, vnode.name
-        if kind == "spatial_pe":
+        if vnode.is_pe:
             _add_pe(g, vnode, out_ports, in_ports)
             pe_of.add(op)
             continue
@@ -175,10 +190,15 @@ def _add_pe(g: AdgGraph, pe: ViewNode, out_ports: dict[SSAValue, list[int]],
             in_ports: dict[Operation, list[list[int]]]) -> None:
     op = pe.op
     fu_nodes = []
+    slots = (fs.int_param(pe.definition, "num_instruction", 0) or 0
+             if pe.kind == "temporal_pe" else 0)
     for unit in pe.units:
         ftype = fs.function_type(unit.definition)
-        fu_nodes.append(g.add_node(unit.name, "fu", "functional", ftype.inputs.data,
-                                   ftype.outputs.data, pe=pe.name, opcode=unit.opcode))
+        node = g.add_node(unit.name, "fu", "functional", ftype.inputs.data,
+                          ftype.outputs.data, pe=pe.name, opcode=unit.opcode)
+        node.slots = slots
+        node.registers = fs.int_param(pe.definition, "num_register", 0) or 0 if slots else 0
+        fu_nodes.append(node)
     every_in = [p for n in fu_nodes for p in n.inputs]
     every_out = [p for n in fu_nodes for p in n.outputs]
     in_ports[op] = [list(every_in) for _ in op.operands]
@@ -190,7 +210,8 @@ def _add_pe(g: AdgGraph, pe: ViewNode, out_ports: dict[SSAValue, list[int]],
 
 
 def _width(t: Attribute) -> int:
-    return scalar_width(t) or 0
+    """Value bits (a tagged port's value's)."""
+    return scalar_width(t.value_type if isinstance(t, TaggedType) else t) or 0
 
 
 def _add_hops(g: AdgGraph, node: AdgNode, vnode: ViewNode) -> None:

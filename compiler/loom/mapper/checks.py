@@ -39,8 +39,10 @@ from loom.mapper.inventory import hw_units
 from loom.mapper.contraction import FOLDED
 from loom.mapper.matching import candidates
 from loom.mapper.port_types import value_type
+from loom.mapper.temporal_registers import register_edges
+from loom.mapper.temporal_slots import slot_violations
 
-DEFERRED = ("C5", "C7", "C9")
+DEFERRED = ("C7", "C9")
 
 
 @dataclass(frozen=True)
@@ -116,8 +118,9 @@ def _endpoints(m: Mapping, e) -> tuple[int | None, int | None]:
 def _c3(m: Mapping) -> list[Violation]:
     found = []
     wires = {(x.src, x.dst) for x in m.adg.edges}
+    registers = register_edges(m.problem, m.placement)
     for e in m.problem.sw.edges:   # the view's ends: an edge into a folded constant ends at its host
-        if e.is_memref or e.internal:
+        if e.is_memref or e.internal or e.id in registers:
             continue
         src, dst = _endpoints(m, e)
         if src is None or dst is None:
@@ -219,7 +222,7 @@ def _c8(m: Mapping) -> list[Violation]:
     found = []
     active: dict[str, int] = {}
     for n, o in enumerate(m.placement.chosen):
-        if o is None or o.candidate is None:
+        if o is None or o.candidate is None or o.slot >= 0:   # a temporal PE's slots share it
             continue
         pe = o.candidate.pe
         if pe in active and m.placement.chosen[active[pe]].hw_node != o.hw_node:  # type: ignore[union-attr]
@@ -230,7 +233,7 @@ def _c8(m: Mapping) -> list[Violation]:
     owner: dict[tuple[str, int], int] = {}
     for e, path in _routed(m):
         wire = wires.get((path[0], path[1])) if len(path) > 1 else None
-        if wire is None or wire.pe_output_index < 0:
+        if wire is None or wire.pe_output_index < 0 or m.adg.nodes[m.adg.ports[path[0]].node].slots:
             continue
         pe = m.adg.nodes[m.adg.ports[path[0]].node].pe
         key = (pe, wire.pe_output_index)
@@ -238,6 +241,10 @@ def _c8(m: Mapping) -> list[Violation]:
             found.append(Violation("C8", f"spatial_pe {pe} output index {wire.pe_output_index} "
                                          "used by multiple function_unit results", sw_edge=e.id))
     return found
+
+
+def _c5(m: Mapping) -> list[Violation]:
+    return [Violation("C5", message, sw_node=node) for node, message in slot_violations(m)]
 
 
 def _c10(m: Mapping) -> list[Violation]:
@@ -273,7 +280,7 @@ def check(m: Mapping, view: AdgView | None = None, config: FabricConfig | None =
     """Every violation of C1-C11, in label order (C1 needs the ADG module, C6
     the configuration)."""
     return [*_c1(m, view), *_c2(m), *_c3(m), *_unrepresentable_tags(m), *_c4(m),
-            *_c6(config), *_c8(m), *_c10(m), *_c11(m)]
+            *_c5(m), *_c6(config), *_c8(m), *_c10(m), *_c11(m)]
 
 
 __all__ = ["DEFERRED", "Violation", "check"]

@@ -22,6 +22,10 @@ docs/loom-fabric-notes.md section 4.5).
   memref argument x 4096) and log2 of the element bytes.
 - temporal_sw: one route-table slot per tag a route carries through it, tags
   ascending (LOOM's order): valid, the tag, the route bit of its hop.
+- temporal_pe: per op it hosts, its instruction slot: valid, the slot's tag
+  (temporal_slots.py), the unit's opcode, muxes and demuxes as a spatial
+  PE's, the result tags (the slot's), and the unit's payload in its own
+  `fu<opcode>.` fields; every other slot's muxes disconnected.
 
 A slice whose values do not fit its fields is emitted as zeros and marked
 incomplete: LOOM's C6.
@@ -39,8 +43,11 @@ from loom.dialects.fabric_types import scalar_width
 from loom.fabric import config_layout as cl
 from loom.fabric.adg_view import AdgView
 from loom.mapper.bridges import tag_at
+from loom.mapper.adg_graph import AdgNode
 from loom.mapper.mapping import Mapping
-from loom.mapper.placement import memory_lanes
+from loom.mapper.placement import Option, memory_lanes
+from loom.mapper.temporal_registers import register_edges
+from loom.mapper.temporal_slots import temporal_slots
 
 ADDRESS_STRIDE = 4096
 """LOOM's default addr_offset of an on-chip memory: memref argument x 4096."""
@@ -110,11 +117,18 @@ def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, 
             enters[path[-1]] = last.pe_input_index
         if first is not None and first.pe_output_index >= 0:
             leaves[path[0]] = first.pe_output_index
+    tags = {(t.pe, t.index): t.tag for t in temporal_slots(m)}
+    writes, reads = _register_ends(m)
     for option in m.placement.chosen:
         if option is None or option.candidate is None:
             continue
         node = m.adg.nodes[option.hw_node]
         s = layout.slice(node.pe)
+        if option.slot >= 0:
+            values[node.pe] = values.get(node.pe, {}) | _slot_values(
+                option, node, s, enters, leaves, tags[(node.pe, option.slot)],
+                writes.get(option.hw_node, {}), reads.get(option.hw_node, {}))
+            continue
         v: dict[str, int] = {"enable": 1, "opcode": option.candidate.opcode}
         v |= s.unused()
         for k, port in enumerate(node.inputs):
@@ -129,6 +143,61 @@ def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, 
                 v |= {cl.mux_field(mux, "discard"): 1, cl.mux_field(mux, "disconnect"): 0}
         v |= dict(option.candidate.fields)
         values[node.pe] = v
+
+
+def _register_ends(m: Mapping) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, int]]]:
+    """Per unit (hw node): its output port index -> the register it writes,
+    and its input port index -> the register it reads (temporal_reg edges)."""
+    writes: dict[int, dict[int, int]] = {}
+    reads: dict[int, dict[int, int]] = {}
+    for edge, binding in register_edges(m.problem, m.placement).items():
+        e = m.problem.sw.edges[edge]
+        a, b = m.placement.chosen[e.src], m.placement.chosen[e.dst]
+        assert a is not None and b is not None
+        src, dst = a.out_port(e.src_index), b.in_port(e.dst_index)
+        writer, reader = m.adg.nodes[a.hw_node], m.adg.nodes[b.hw_node]
+        writes.setdefault(a.hw_node, {})[writer.outputs.index(src)] = binding.register
+        reads.setdefault(b.hw_node, {})[reader.inputs.index(dst)] = binding.register
+    return writes, reads
+
+
+def _slot_values(option: Option, node: AdgNode, s: cl.Slice, enters: dict[int, int],
+                 leaves: dict[int, int], tag: int, writes: dict[int, int],
+                 reads: dict[int, int]) -> dict[str, int]:
+    """A temporal PE's instruction slot `option.slot`: its tag and opcode, a
+    mux per unit input (the PE input its route enters by; a register it
+    reads, `writes`/`reads` by unit port; else disconnected), a demux per
+    unit output (the PE output it leaves by; discard, into a register or
+    unused) with the slot's tag on the result, the slot's muxes past the
+    unit's ports disconnected, and the unit's payload (`fu<opcode>.`). An
+    unused slot, and an unused unit's payload, stay zero (LOOM's)."""
+    assert option.candidate is not None
+    opcode = option.candidate.opcode
+
+    def f(name: str) -> str:
+        return f"insn{option.slot}.{name}"
+
+    v = {x.name: 1 for x in s.fields
+         if x.name.startswith(f("")) and x.name.endswith(".disconnect")}
+    v |= {f("valid"): 1, f("tag"): tag, f("opcode"): opcode}
+    for k, port in enumerate(node.inputs):
+        if k in reads:
+            v |= {f(f"operand{k}.reg"): reads[k], f(f"operand{k}.is_reg"): 1}
+        elif port in enters:
+            v |= {f(cl.mux_field(cl.pe_mux("in", k), "sel")): enters[port],
+                  f(cl.mux_field(cl.pe_mux("in", k), "disconnect")): 0}
+    for r, port in enumerate(node.outputs):
+        mux = cl.pe_mux("out", r)
+        if port in leaves:
+            v |= {f(cl.mux_field(mux, "sel")): leaves[port], f(cl.mux_field(mux, "disconnect")): 0}
+        else:   # drains, or enters a register
+            v |= {f(cl.mux_field(mux, "discard")): 1, f(cl.mux_field(mux, "disconnect")): 0}
+        if r in writes:
+            v |= {f(f"result{r}.reg"): writes[r], f(f"result{r}.is_reg"): 1}
+        v[f(f"result{r}.tag")] = tag
+    v |= {f"fu{opcode}." + name.removeprefix("fu."): value
+          for name, value in option.candidate.fields}
+    return v
 
 
 def _memory_values(m: Mapping, nodes: dict[str, Operation],

@@ -120,12 +120,18 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
                          f"{_what(node)}; {hint}", where)
     ops = m.problem.contraction.ops   # folded constants need no PE
     pes = len({n.pe for n in m.adg.nodes if n.pe})
-    if node.kind == "op" and ops > pes:
+    hosts = m.adg.op_hosts()
+    if node.kind == "op" and ops > hosts:
         fix = _preset_with_pes(ops, adg)
         hint = (f"the smallest preset with {ops} PEs is {fix}" if fix
                 else f"no preset has {ops} PEs")
+        temporal = any(n.slots for n in m.adg.nodes)
+        held = (f"{pes} PEs (a PE runs one op)" if not temporal else
+                f"{pes} PEs that host {counted(hosts, 'op', 'ops')} (a spatial PE runs one op, "
+                "a temporal PE "
+                "one a slot and a unit)")
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
-                         f"and {adg} {pes} PEs (a PE runs one op); {hint}", where)
+                         f"and {adg} {held}; {hint}", where)
     # every op that could take one of this op's hosts competes for them
     mine = {key for o in m.problem.options[node.id] for key in o.resources}
     rivals = [n for n in m.sw.nodes if n.op is not None

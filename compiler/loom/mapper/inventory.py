@@ -17,8 +17,8 @@ from loom.mapper.port_types import kind_width
 
 
 def hw_units(view: AdgView) -> list[FunctionUnit]:
-    """Every spatial PE's function units, PEs in fabric.module body order."""
-    return [u for n in view.of_kind("spatial_pe") for u in n.units]
+    """Every PE's function units, PEs in fabric.module body order."""
+    return [u for n in view.of_kind("spatial_pe", "temporal_pe") for u in n.units]
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from loom.mapper.router import PASSES, Net, Routes, route, searcher
 from loom.mapper.router import Searcher
 from loom.mapper.sites import SiteDistances
 from loom.mapper.snapshots import Checkpoint, no_checkpoint
+from loom.mapper.temporal_registers import register_edges
 from loom.mapper.dfg_graph import DfgGraph, dfg_graph
 from loom.mapper.wires import step_wires
 from loom.mapper.throughput import FabricTiming, Throughput, critical_edges, recurrence_weights
@@ -169,9 +170,10 @@ def edge_nets(problem: Problem, placement: Placement
     bound: dict[int, list[int]] = {}
     by_source: dict[int, list[tuple[int, int]]] = {}
     order: list[int] = []
+    registers = register_edges(problem, placement)
     for e in problem.sw.edges:
         a, b = placement.chosen[e.src], placement.chosen[e.dst]
-        if e.internal:
+        if e.internal or e.id in registers:
             continue
         if e.is_memref:
             port = b.in_port(e.dst_index) if b is not None else None
@@ -198,9 +200,10 @@ def _edge_paths(problem: Problem, placement: Placement, routes: Routes,
                 where: dict[int, tuple[int, int]], bound: dict[int, list[int]]
                 ) -> list[list[int] | None]:
     paths: list[list[int] | None] = []
+    registers = register_edges(problem, placement)
     for e in problem.sw.edges:
-        if e.internal:
-            paths.append([])   # inside a compound unit: nothing to route
+        if e.internal or e.id in registers:
+            paths.append([])   # inside a compound unit or a temporal PE: nothing to route
         elif e.id in bound:
             paths.append(bound[e.id])
         elif e.id in where:
@@ -235,9 +238,10 @@ def _left(m: Mapping) -> tuple[int, int]:
 
 
 def unhostable(problem: Problem) -> bool:
-    """Whether some DFG node has no host at all, or the ops outnumber the PEs."""
-    pes = len({n.pe for n in problem.adg.nodes if n.pe})
-    return problem.contraction.ops > pes or not all(problem.options[n] for n in problem.placeable)
+    """Whether some DFG node has no host at all, or the ops outnumber what
+    the PEs can host (AdgGraph.op_hosts)."""
+    return problem.contraction.ops > problem.adg.op_hosts() or not all(
+        problem.options[n] for n in problem.placeable)
 
 
 def map_dfg(body: Block, view: AdgView, seed: int = 0, rounds: int = ROUNDS,

@@ -73,6 +73,9 @@ class Option:
     lane by lane, one region each)."""
     lanes: tuple[int, int] = (0, 0)
     """A memory's lanes [first, end): its region's lane range."""
+    slot: int = -1
+    """A temporal PE's instruction slot the op takes (-1: a spatial PE's
+    op, which takes the whole PE)."""
 
     @property
     def resources(self) -> tuple[str, ...]:
@@ -182,8 +185,16 @@ def _unit_options(op: Operation, adg: AdgGraph, units: UnitKinds,
         ins = tuple((sw, n.inputs[k]) for k, sw in enumerate(c.inputs) if sw is not None)
         outs = tuple((sw, n.outputs[k]) for k, sw in enumerate(c.outputs) if sw is not None)
         rank[n.id] = rank.get(n.id, -1) + 1
-        found.append(Option(n.id, f"pe:{c.pe}", site_of(adg, n.id), ins, outs, c,
-                            preference=PREFERENCE * rank[n.id]))
+        if not n.slots:
+            found.append(Option(n.id, f"pe:{c.pe}", site_of(adg, n.id), ins, outs, c,
+                                preference=PREFERENCE * rank[n.id]))
+            continue
+        # a temporal PE: one op a slot, lower slots first (LOOM's order); one
+        # op a unit, as the routes to a unit's ports are one net each
+        found += [Option(n.id, f"pe:{c.pe}#slot{s}", site_of(adg, n.id), ins, outs, c,
+                         preference=PREFERENCE * (rank[n.id] + s),
+                         shares=(f"pe:{c.pe}#fu{c.opcode}",), slot=s)
+                  for s in range(n.slots)]
     return found
 
 

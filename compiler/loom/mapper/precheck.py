@@ -6,7 +6,8 @@ accept always passes; the placement's own rules are stricter):
 
 - ops: every op that needs a function unit occupies a whole spatial PE
   (LOOM's C8: one active unit per PE; placement gives an op no other kind
-  of host), and only PEs of the kinds (PE definitions) holding a unit that
+  of host) or one slot of a temporal PE (at most one op a unit, placement's
+  rule: a temporal PE counts as that many hosts), and only PEs of the kinds (PE definitions) holding a unit that
   tech-maps it (matching.candidates, the placement's own options) can host
   it. So ops must match to PE instances; by Hall's theorem a set of kinds
   with fewer instances than the ops that can use nothing else blocks it.
@@ -36,7 +37,8 @@ from xdsl.parser import Parser
 
 from loom.diagnostics import counted
 from loom.dialects.fabric_types import TaggedType
-from loom.fabric.adg_view import AdgView, FunctionUnit, pe_units, sym_name
+from loom.dialects import fabric_syntax as fs
+from loom.fabric.adg_view import AdgView, FunctionUnit, ViewNode, pe_units, sym_name
 from loom.fabric.builder import AdgBuilder, PEDef
 from loom.fabric.emit import pe_definition
 from loom.ir import make_context, parse
@@ -79,14 +81,22 @@ class Capacity:
 def module_capacity(view: AdgView) -> Capacity:
     """The capacity of a built ADG."""
     kinds: dict[int, PeKind] = {}
-    for node in view.of_kind("spatial_pe"):
+    for node in view.of_kind("spatial_pe", "temporal_pe"):
         key = id(node.definition)
         if key not in kinds:
             name = sym_name(node.definition)
             kinds[key] = PeKind(name, 0, pe_units(name, node.definition))
-        kinds[key] = replace(kinds[key], count=kinds[key].count + 1)
+        kinds[key] = replace(kinds[key], count=kinds[key].count + _ops_hosted(node))
     return Capacity(tuple(kinds.values()), tuple(hw_memories(view)), view.scalar_in_types,
                     tuple(v.type for v in view.results))
+
+
+def _ops_hosted(node: ViewNode) -> int:
+    """Ops one PE can host: a spatial PE one; a temporal PE one a slot, and
+    (placement's rule) one a unit."""
+    if node.kind != "temporal_pe":
+        return 1
+    return min(fs.int_param(node.definition, "num_instruction", 0) or 0, len(node.units))
 
 
 class PeDefinitions:

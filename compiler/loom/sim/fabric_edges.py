@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from xdsl.ir import Operation, SSAValue
 
 from loom.dfg_names import name_dfg
-from loom.dialects.fabric_types import TaggedType, scalar_width
+from loom.dialects.fabric_types import scalar_width
 from loom.ir import op_location
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
@@ -78,6 +78,7 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
     ops = name_dfg(body).ops
     ret = body.last_op
     tap_of = {(t.pe, t.port): t.id for t in taps}
+    tagged = {t.id: t.tag_bits > 0 for t in taps}
     wires = m.wires
     probes, unobserved = [], []
     for e in m.sw.edges:
@@ -101,8 +102,9 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
             lane = [p for p in end_node.inputs if not m.adg.ports[p].is_memref].index(path[-1])
             tap = tap_of.get((identifier(end_node.name), lane))
             pe_port = f"{end_node.name} input {lane}"
-        if tap is not None and isinstance(m.adg.ports[path[-1]].type, TaggedType):
-            # flows of several lanes share a tagged port: this edge's carry its tag
+        if tap is not None and tagged[tap]:
+            # flows share a tagged port (a memory's lanes, a temporal PE's
+            # slots): this edge's carry its tag
             tag = tag_at(m.adg, path, len(path) - 1)
             tap = tap_key(tap, tag)
             pe_port += f" tag {tag}"

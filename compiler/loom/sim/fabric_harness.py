@@ -100,7 +100,7 @@ class Outlet:
     """The trace id of output 0 (output k: base + k)."""
 
 
-TAPPED = ("spatial_pe", "extmemory", "memory")
+TAPPED = ("spatial_pe", "temporal_pe", "extmemory", "memory")
 """The nodes whose input ports end DFG edges' routes (a memory's: its address
 and store data lanes)."""
 
@@ -113,8 +113,7 @@ def fabric_taps(rtl: FabricRtl) -> list[Tap]:
         if node.kind not in TAPPED:
             continue
         data = [t for t in node.in_types if not isinstance(t, MemRefType)]
-        lane = lane_width(node) if node.kind == "spatial_pe" else \
-            max(wire_width(t) for t in data)
+        lane = lane_width(node) if node.is_pe else max(wire_width(t) for t in data)
         for k, t in enumerate(data):
             tags = tag_width(t)
             if tags > TAG_BITS:
@@ -133,7 +132,7 @@ def fabric_outlets(rtl: FabricRtl) -> list[Outlet]:
     """Every PE's output ports, ids from OUTLET_BASE in body order."""
     outlets, base = [], OUTLET_BASE
     for node in rtl.view.nodes:
-        if node.kind == "spatial_pe":
+        if node.is_pe:
             outlets.append(Outlet(identifier(node.name), len(node.out_types), base))
             base += len(node.out_types)
     return outlets

@@ -37,7 +37,7 @@ def tag_width(t: Attribute) -> int:
 def check_buildable(view: AdgView) -> None:
     """LoomError on what the fabric RTL cannot build: an unsupported
     component, or a value that feeds several ports outside a switch."""
-    view.check_supported(rtl=True)
+    view.check_supported()
     # only routing nodes fan out (LOOM's C11); a plain fork would deadlock
     # on a consumer whose route is off, so a multi-use value is refused
     values = [*view.args, *(r for n in view.nodes for r in n.outputs)]

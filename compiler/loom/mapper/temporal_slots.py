@@ -1,0 +1,66 @@
+"""The instruction slots a mapping fills in temporal PEs, with their tags
+(LOOM's spec-mapper-model.md, "Temporal PE Contract").
+
+An op placed on a temporal PE takes one slot (placement.Option.slot). The
+slot's tag is the runtime tag its operands arrive with: each routed edge
+into the op carries the tag bridges.tag_at finds at its last port (the
+add_tag before it, rewritten by the map_tags between); a slot fed only by
+untagged or unrouted edges has tag 0. Its results leave tagged with the
+slot's own tag (LOOM's result-tag default). C5 (temporal legality): the
+operands of one slot arrive with one tag, and the slots of one PE have
+distinct tags (the PE finds a token's slot by its tag).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loom.mapper.bridges import tag_at
+from loom.mapper.mapping import Mapping
+
+
+@dataclass(frozen=True)
+class Slot:
+    pe: str
+    index: int
+    sw_node: int
+    tag: int
+    arriving: tuple[int, ...]
+    """The distinct tags its routed operands arrive with, ascending."""
+
+
+def temporal_slots(m: Mapping) -> list[Slot]:
+    """Every filled slot, by PE and slot index."""
+    found = []
+    for node, option in enumerate(m.placement.chosen):
+        if option is None or option.slot < 0 or option.candidate is None:
+            continue
+        tags = set()
+        for e in m.problem.sw.in_edges(node):
+            path = m.paths[e.id]
+            if path and len(path) > 1 and not e.is_memref:
+                tag = tag_at(m.adg, path, len(path) - 1)
+                if tag >= 0:
+                    tags.add(tag)
+        arriving = tuple(sorted(tags))
+        found.append(Slot(option.candidate.pe, option.slot, node,
+                          arriving[0] if arriving else 0, arriving))
+    return sorted(found, key=lambda s: (s.pe, s.index))
+
+
+def slot_violations(m: Mapping) -> list[tuple[int, str]]:
+    """(sw node, LOOM's C5 message) for each slot that breaks the rules above."""
+    found = []
+    seen: dict[tuple[str, int], Slot] = {}
+    for s in temporal_slots(m):
+        if len(s.arriving) > 1:
+            found.append((s.sw_node, f"temporal slot {s.index} of {s.pe}: node {s.sw_node}'s "
+                                     f"operands arrive with tags {list(s.arriving)}"))
+        other = seen.setdefault((s.pe, s.tag), s)
+        if other is not s:
+            found.append((s.sw_node, f"temporal slots {other.index} and {s.index} of {s.pe} "
+                                     f"share tag {s.tag}"))
+    return found
+
+
+__all__ = ["Slot", "slot_violations", "temporal_slots"]
