@@ -94,14 +94,9 @@ class AdgGraph:
 
     def op_hosts(self) -> int:
         """How many ops the PEs can host at once: a spatial PE one, a temporal
-        PE one a slot and at most one a unit (placement's rule)."""
-        units: dict[str, int] = {}
-        slots: dict[str, int] = {}
-        for n in self.nodes:
-            if n.pe:
-                units[n.pe] = units.get(n.pe, 0) + 1
-                slots[n.pe] = n.slots
-        return sum(min(slots[pe], units[pe]) if slots[pe] else 1 for pe in units)
+        PE one a slot."""
+        slots = {n.pe: n.slots for n in self.nodes if n.pe}
+        return sum(n or 1 for n in slots.values())
 
     def node_named(self, name: str) -> list[AdgNode]:
         return [n for n in self.nodes if n.name == name]

@@ -148,7 +148,9 @@ def _port_tags(m: Mapping) -> Iterator[tuple[int, list[int], int, int]]:
     runtime tag there (bridges.tag_at), -1 on an untagged port."""
     for e, path in _routed(m):
         for i, p in enumerate(path):
-            tagged = isinstance(m.adg.ports[p].type, TaggedType)
+            # a temporal PE's unit takes its ports' tokens tagged, slot by slot
+            tagged = isinstance(m.adg.ports[p].type, TaggedType) or bool(
+                m.adg.nodes[m.adg.ports[p].node].slots)
             yield e.id, path, p, tag_at(m.adg, path, i) if tagged else -1
 
 
@@ -185,8 +187,9 @@ def _c4(m: Mapping) -> list[Violation]:
         if o is None:
             continue
         # a memory of several regions hosts several software memories, lane by lane
+        # a temporal PE's unit one op a slot
         for key in o.resources if m.adg.nodes[o.hw_node].resource_class == "memory" \
-                else (o.hw_node,):
+                else (o.resource,) if o.slot >= 0 else (o.hw_node,):
             if key in hosts:
                 found.append(Violation("C4", f"hw_node {o.hw_node} hosts sw_node {hosts[key]} "
                                              f"and sw_node {n}", sw_node=n))

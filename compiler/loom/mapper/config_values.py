@@ -43,7 +43,6 @@ from loom.dialects.fabric_types import scalar_width
 from loom.fabric import config_layout as cl
 from loom.fabric.adg_view import AdgView
 from loom.mapper.bridges import tag_at
-from loom.mapper.adg_graph import AdgNode
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import Option, memory_lanes
 from loom.mapper.temporal_registers import register_edges
@@ -118,16 +117,15 @@ def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, 
         if first is not None and first.pe_output_index >= 0:
             leaves[path[0]] = first.pe_output_index
     tags = {(t.pe, t.index): t.tag for t in temporal_slots(m)}
-    writes, reads = _register_ends(m)
-    for option in m.placement.chosen:
+    ends = _slot_ends(m)
+    for sw_node, option in enumerate(m.placement.chosen):
         if option is None or option.candidate is None:
             continue
         node = m.adg.nodes[option.hw_node]
         s = layout.slice(node.pe)
         if option.slot >= 0:
             values[node.pe] = values.get(node.pe, {}) | _slot_values(
-                option, node, s, enters, leaves, tags[(node.pe, option.slot)],
-                writes.get(option.hw_node, {}), reads.get(option.hw_node, {}))
+                option, s, ends.get(sw_node, SlotEnds()), tags[(node.pe, option.slot)])
             continue
         v: dict[str, int] = {"enable": 1, "opcode": option.candidate.opcode}
         v |= s.unused()
@@ -145,32 +143,56 @@ def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, 
         values[node.pe] = v
 
 
-def _register_ends(m: Mapping) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, int]]]:
-    """Per unit (hw node): its output port index -> the register it writes,
-    and its input port index -> the register it reads (temporal_reg edges)."""
-    writes: dict[int, dict[int, int]] = {}
-    reads: dict[int, dict[int, int]] = {}
-    for edge, binding in register_edges(m.problem, m.placement).items():
-        e = m.problem.sw.edges[edge]
+@dataclass
+class SlotEnds:
+    """Where an op in a temporal slot meets the rest, by its unit's port index."""
+
+    enters: dict[int, int] = field(default_factory=dict)
+    """Unit input -> the PE input its route enters by."""
+    leaves: dict[int, int] = field(default_factory=dict)
+    """Unit output -> the PE output its route leaves by."""
+    reads: dict[int, int] = field(default_factory=dict)
+    """Unit input -> the register it reads (a temporal_reg edge)."""
+    writes: dict[int, int] = field(default_factory=dict)
+    """Unit output -> the register it writes."""
+
+
+def _slot_ends(m: Mapping) -> dict[int, SlotEnds]:
+    """Per DFG node in a temporal slot, its ends: by DFG edge, as the slots
+    that share a unit share its ports."""
+    ends: dict[int, SlotEnds] = {}
+    registers = register_edges(m.problem, m.placement)
+    wires = m.wires
+    for e in m.problem.sw.edges:
         a, b = m.placement.chosen[e.src], m.placement.chosen[e.dst]
-        assert a is not None and b is not None
+        path = m.paths[e.id]
+        if e.is_memref or e.internal or a is None or b is None or path is None:
+            continue
         src, dst = a.out_port(e.src_index), b.in_port(e.dst_index)
-        writer, reader = m.adg.nodes[a.hw_node], m.adg.nodes[b.hw_node]
-        writes.setdefault(a.hw_node, {})[writer.outputs.index(src)] = binding.register
-        reads.setdefault(b.hw_node, {})[reader.inputs.index(dst)] = binding.register
-    return writes, reads
+        r = m.adg.nodes[a.hw_node].outputs.index(src) if a.slot >= 0 and src is not None else -1
+        k = m.adg.nodes[b.hw_node].inputs.index(dst) if b.slot >= 0 and dst is not None else -1
+        if e.id in registers:
+            ends.setdefault(e.src, SlotEnds()).writes[r] = registers[e.id].register
+            ends.setdefault(e.dst, SlotEnds()).reads[k] = registers[e.id].register
+            continue
+        if len(path) < 2:
+            continue
+        first, last = wires.get((path[0], path[1])), wires.get((path[-2], path[-1]))
+        if r >= 0 and first is not None and first.pe_output_index >= 0:
+            ends.setdefault(e.src, SlotEnds()).leaves[r] = first.pe_output_index
+        if k >= 0 and last is not None and last.pe_input_index >= 0:
+            ends.setdefault(e.dst, SlotEnds()).enters[k] = last.pe_input_index
+    return ends
 
 
-def _slot_values(option: Option, node: AdgNode, s: cl.Slice, enters: dict[int, int],
-                 leaves: dict[int, int], tag: int, writes: dict[int, int],
-                 reads: dict[int, int]) -> dict[str, int]:
+def _slot_values(option: Option, s: cl.Slice, ends: SlotEnds, tag: int) -> dict[str, int]:
     """A temporal PE's instruction slot `option.slot`: its tag and opcode, a
-    mux per unit input (the PE input its route enters by; a register it
-    reads, `writes`/`reads` by unit port; else disconnected), a demux per
-    unit output (the PE output it leaves by; discard, into a register or
-    unused) with the slot's tag on the result, the slot's muxes past the
-    unit's ports disconnected, and the unit's payload (`fu<opcode>.`). An
-    unused slot, and an unused unit's payload, stay zero (LOOM's)."""
+    mux per unit input (the PE input its route enters by; the register it
+    reads; else disconnected), a demux per unit output (the PE output it
+    leaves by; else discard: unused, or into the register it writes) with
+    the slot's tag on the result, the slot's muxes past the unit's ports
+    disconnected, and the unit's payload (`fu<opcode>.`). An unused slot,
+    and an unused unit's payload, stay zero (LOOM's)."""
     assert option.candidate is not None
     opcode = option.candidate.opcode
 
@@ -180,20 +202,21 @@ def _slot_values(option: Option, node: AdgNode, s: cl.Slice, enters: dict[int, i
     v = {x.name: 1 for x in s.fields
          if x.name.startswith(f("")) and x.name.endswith(".disconnect")}
     v |= {f("valid"): 1, f("tag"): tag, f("opcode"): opcode}
-    for k, port in enumerate(node.inputs):
-        if k in reads:
-            v |= {f(f"operand{k}.reg"): reads[k], f(f"operand{k}.is_reg"): 1}
-        elif port in enters:
-            v |= {f(cl.mux_field(cl.pe_mux("in", k), "sel")): enters[port],
+    for k in range(len(option.candidate.inputs)):
+        if k in ends.reads:
+            v |= {f(f"operand{k}.reg"): ends.reads[k], f(f"operand{k}.is_reg"): 1}
+        elif k in ends.enters:
+            v |= {f(cl.mux_field(cl.pe_mux("in", k), "sel")): ends.enters[k],
                   f(cl.mux_field(cl.pe_mux("in", k), "disconnect")): 0}
-    for r, port in enumerate(node.outputs):
+    for r in range(len(option.candidate.outputs)):
         mux = cl.pe_mux("out", r)
-        if port in leaves:
-            v |= {f(cl.mux_field(mux, "sel")): leaves[port], f(cl.mux_field(mux, "disconnect")): 0}
+        if r in ends.leaves:
+            v |= {f(cl.mux_field(mux, "sel")): ends.leaves[r],
+                  f(cl.mux_field(mux, "disconnect")): 0}
         else:   # drains, or enters a register
             v |= {f(cl.mux_field(mux, "discard")): 1, f(cl.mux_field(mux, "disconnect")): 0}
-        if r in writes:
-            v |= {f(f"result{r}.reg"): writes[r], f(f"result{r}.is_reg"): 1}
+        if r in ends.writes:
+            v |= {f(f"result{r}.reg"): ends.writes[r], f(f"result{r}.is_reg"): 1}
         v[f(f"result{r}.tag")] = tag
     v |= {f"fu{opcode}." + name.removeprefix("fu."): value
           for name, value in option.candidate.fields}

@@ -168,8 +168,10 @@ def edge_nets(problem: Problem, placement: Placement
     nets: list[Net] = []
     where: dict[int, tuple[int, int]] = {}
     bound: dict[int, list[int]] = {}
-    by_source: dict[int, list[tuple[int, int]]] = {}
-    order: list[int] = []
+    # one net a DFG value: the slots sharing a temporal PE's unit share its
+    # output ports, each with its own values
+    by_source: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+    order: list[tuple[int, int, int]] = []
     registers = register_edges(problem, placement)
     for e in problem.sw.edges:
         a, b = placement.chosen[e.src], placement.chosen[e.dst]
@@ -185,14 +187,15 @@ def edge_nets(problem: Problem, placement: Placement
         src, dst = a.out_port(e.src_index), b.in_port(e.dst_index)
         if src is None or dst is None:
             continue
-        if src not in by_source:
-            by_source[src] = []
-            order.append(src)
-        by_source[src].append((e.id, dst))
-    for src in order:
-        for k, (edge, _) in enumerate(by_source[src]):
+        key = (src, e.src, e.src_index)
+        if key not in by_source:
+            by_source[key] = []
+            order.append(key)
+        by_source[key].append((e.id, dst))
+    for key in order:
+        for k, (edge, _) in enumerate(by_source[key]):
             where[edge] = (len(nets), k)
-        nets.append(Net(src, tuple(dst for _, dst in by_source[src])))
+        nets.append(Net(key[0], tuple(dst for _, dst in by_source[key])))
     return nets, where, bound
 
 

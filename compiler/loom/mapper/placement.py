@@ -189,11 +189,12 @@ def _unit_options(op: Operation, adg: AdgGraph, units: UnitKinds,
             found.append(Option(n.id, f"pe:{c.pe}", site_of(adg, n.id), ins, outs, c,
                                 preference=PREFERENCE * rank[n.id]))
             continue
-        # a temporal PE: one op a slot, lower slots first (LOOM's order); one
-        # op a unit, as the routes to a unit's ports are one net each
+        # a temporal PE: one op a slot, lower slots first (LOOM's order); a
+        # unit with runtime config (a predicate, a constant) hosts one op, as
+        # the slots share its payload (LOOM's C9), the others one a slot
+        shares = (f"pe:{c.pe}#fu{c.opcode}",) if c.fields else ()
         found += [Option(n.id, f"pe:{c.pe}#slot{s}", site_of(adg, n.id), ins, outs, c,
-                         preference=PREFERENCE * (rank[n.id] + s),
-                         shares=(f"pe:{c.pe}#fu{c.opcode}",), slot=s)
+                         preference=PREFERENCE * (rank[n.id] + s), shares=shares, slot=s)
                   for s in range(n.slots)]
     return found
 

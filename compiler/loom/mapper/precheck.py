@@ -6,8 +6,8 @@ accept always passes; the placement's own rules are stricter):
 
 - ops: every op that needs a function unit occupies a whole spatial PE
   (LOOM's C8: one active unit per PE; placement gives an op no other kind
-  of host) or one slot of a temporal PE (at most one op a unit, placement's
-  rule: a temporal PE counts as that many hosts), and only PEs of the kinds (PE definitions) holding a unit that
+  of host) or one slot of a temporal PE (a temporal PE counts as that many
+  hosts), and only PEs of the kinds (PE definitions) holding a unit that
   tech-maps it (matching.candidates, the placement's own options) can host
   it. So ops must match to PE instances; by Hall's theorem a set of kinds
   with fewer instances than the ops that can use nothing else blocks it.
@@ -92,11 +92,10 @@ def module_capacity(view: AdgView) -> Capacity:
 
 
 def _ops_hosted(node: ViewNode) -> int:
-    """Ops one PE can host: a spatial PE one; a temporal PE one a slot, and
-    (placement's rule) one a unit."""
+    """Ops one PE can host: a spatial PE one; a temporal PE one a slot."""
     if node.kind != "temporal_pe":
         return 1
-    return min(fs.int_param(node.definition, "num_instruction", 0) or 0, len(node.units))
+    return fs.int_param(node.definition, "num_instruction", 0) or 0
 
 
 class PeDefinitions:

@@ -12,7 +12,8 @@ later sinks branch only at input ports of routing nodes already in the tree
 (the spec's rule: fanout happens at a switch input, which then drives
 several switch outputs; a PE input mux never broadcasts).
 
-Capacity (C4): a port carries one net. Entering port p costs
+Capacity (C4): a port carries one net; a temporal PE's unit port carries
+one a slot that uses the unit (their tags keep them apart). Entering port p costs
 (1 + history[p]) * (1 + present * users[p]) where users counts the other
 nets on p. Each pass rips up and reroutes one net at a time against the
 others' current routes; after it every overused port's history grows and
@@ -79,6 +80,9 @@ class Searcher:
         routing = {n.id for n in graph.nodes if n.resource_class == "routing"}
         self.input = [p.direction == "in" for p in graph.ports]
         self.routing = [p.node in routing for p in graph.ports]
+        # a temporal PE's unit ports: the unit's slots share them, one tag each
+        # (checks.py's C4 and C5 judge the tags once routed)
+        self.shared = [graph.nodes[p.node].slots > 0 for p in graph.ports]
         self.succ: list[list[int]] = [[] for _ in range(count)]
         self.pred: list[list[int]] = [[] for _ in range(count)]
         for e in graph.edges:
@@ -187,7 +191,8 @@ def route(graph: AdgGraph, nets: Sequence[Net], passes: int = PASSES,
 def _route_net(search: Searcher, net: Net, index: int, users: list[set[int]],
                history: list[float], present: float) -> list[list[int] | None]:
     parent: dict[int, int | None] = {net.source: None}
-    users[net.source].add(index)
+    if not search.shared[net.source]:
+        users[net.source].add(index)
     paths: list[list[int] | None] = []
     for sink in net.sinks:
         # the tree's branch points: the inputs of its routing nodes (a switch
@@ -201,7 +206,8 @@ def _route_net(search: Searcher, net: Net, index: int, users: list[set[int]],
             continue
         for port, prev in reached.items():
             parent[port] = prev
-            users[port].add(index)
+            if not search.shared[port]:
+                users[port].add(index)
         paths.append(_path_to(parent, sink))
     return paths
 

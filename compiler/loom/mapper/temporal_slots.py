@@ -4,16 +4,16 @@
 An op placed on a temporal PE takes one slot (placement.Option.slot). The
 slot's tag is the runtime tag its operands arrive with: each routed edge
 into the op carries the tag bridges.tag_at finds at its last port (the
-add_tag before it, rewritten by the map_tags between); a slot fed only by
-untagged or unrouted edges has tag 0. Its results leave tagged with the
-slot's own tag (LOOM's result-tag default). C5 (temporal legality): the
+add_tag before it, rewritten by the map_tags between); a slot fed only
+by registers takes a tag no other slot of its PE holds. Its results leave
+tagged with the slot's own tag (LOOM's result-tag default). C5 (temporal legality): the
 operands of one slot arrive with one tag, and the slots of one PE have
 distinct tags (the PE finds a token's slot by its tag).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
@@ -30,7 +30,23 @@ class Slot:
 
 
 def temporal_slots(m: Mapping) -> list[Slot]:
-    """Every filled slot, by PE and slot index."""
+    """Every filled slot, by PE and slot index. A slot whose operands all
+    come from registers takes no token by its tag: it gets the smallest
+    tag no other slot of its PE holds (each tag a slot, LOOM's rule)."""
+    found = _arriving(m)
+    held: dict[str, set[int]] = {}
+    for s in found:
+        if s.arriving:
+            held.setdefault(s.pe, set()).add(s.tag)
+    for k, s in enumerate(found):
+        if not s.arriving:
+            tag = next(t for t in range(len(found) + 1) if t not in held.get(s.pe, set()))
+            held.setdefault(s.pe, set()).add(tag)
+            found[k] = replace(s, tag=tag)
+    return found
+
+
+def _arriving(m: Mapping) -> list[Slot]:
     found = []
     for node, option in enumerate(m.placement.chosen):
         if option is None or option.slot < 0 or option.candidate is None:
