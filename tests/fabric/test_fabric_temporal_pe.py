@@ -89,7 +89,8 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
     mul) through register 0, as the model requires. With shared rows every
     slot takes its two operands from inputs 0 and 1: a token that opens a
     row then never waits behind a row that waits for it (the pool's rows
-    are taken in an order timing decides)."""
+    are taken in an order timing decides; a slot fed by one input only
+    could fill the pool while another's partner waits behind it)."""
     fields: dict[str, int] = {}
     tags = rng.sample(range(1 << T), shape.slots)
     feeds: list[list[int | None]] = []
@@ -121,9 +122,10 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
         for k in range(len(fu.out_widths)):
             if chain and s == 0:   # LOOM's mapper also discards the demux: the register wins
                 _slot(fields, s, **{f"result{k}__is_reg": 1, f"result{k}__reg": 0,
-                                    f"out{k}__discard": rng.randrange(2)})
-            elif rng.random() < 0.15:
-                _slot(fields, s, **{f"out{k}__discard": 1})
+                                    f"out{k}__discard": rng.randrange(2),
+                                    f"out{k}__disconnect": rng.randrange(2)})
+            elif rng.random() < 0.15:   # discard wins over disconnect
+                _slot(fields, s, **{f"out{k}__discard": 1, f"out{k}__disconnect": rng.randrange(2)})
             else:
                 _slot(fields, s, **{f"out{k}__sel": rng.randrange(shape.n_out),
                                     f"result{k}__tag": tags[s]})
