@@ -37,7 +37,7 @@ module {{
 """
 
 
-ADG = pe_adg("""
+UNITS = """
     fabric.function_unit @fu_add(%arg0: i32, %arg1: i32) -> (i32) [latency = 1, interval = 1] {
       %0 = arith.addi %arg0, %arg1 : i32
       fabric.yield %0 : i32
@@ -62,7 +62,9 @@ ADG = pe_adg("""
       %0 = arith.muli %arg0, %arg1 : i32
       fabric.yield %0 : i32
     }
-""")
+"""
+"""Six units of the kinds a kernel needs most; the temporal PE's test holds them too."""
+ADG = pe_adg(UNITS)
 FUS = [FuModel("arith.addi", (32, 32), (32,)), FuModel("arith.cmpi", (32, 32), (1,)),
        FuModel("handshake.constant", (0,), (32,)), FuModel("handshake.cond_br", (1, 32), (32, 32)),
        FuModel("arith.select", (1, 32, 32), (32,)), FuModel("arith.muli", (32, 32), (32,))]

@@ -13,44 +13,19 @@ import pytest
 
 from loom.diagnostics import LoomError
 from loom.fabric.adg_view import adg_view
-from loom.fabric.models.function_unit import FuModel
 from loom.fabric.models.temporal_pe import TemporalPeShape, insn_field, temporal_pe
 from loom.fabric.rtl.top import fabric_rtl
 from tb.fabric_runner import FabricCase, cycling, load_adg, run_fabric
+# the spatial PE's test's units (pytest puts this directory on sys.path)
+from test_fabric_spatial_pe import FUS, UNITS
 
 pytestmark = pytest.mark.rtl
 
 V, T = 32, 2
 P = f"!fabric.tagged<!fabric.bits<{V}>, i{T}>"
-UNITS = """
-    fabric.function_unit @fu_add(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {
-      %0 = arith.addi %a, %b : i32
-      fabric.yield %0 : i32
-    }
-    fabric.function_unit @fu_mul(%a: i32, %b: i32) -> (i32) [latency = 4, interval = 1] {
-      %0 = arith.muli %a, %b : i32
-      fabric.yield %0 : i32
-    }
-    fabric.function_unit @fu_cmp(%a: i32, %b: i32) -> (i1) [latency = 1, interval = 1] {
-      %0 = arith.cmpi eq, %a, %b : i32
-      fabric.yield %0 : i1
-    }
-    fabric.function_unit @fu_const(%a: none) -> (i32) [latency = 1, interval = 1] {
-      %0 = handshake.constant %a {value = 0 : i32} : i32
-      fabric.yield %0 : i32
-    }
-    fabric.function_unit @fu_br(%c: i1, %d: i32) -> (i32, i32) [latency = 1, interval = 1] {
-      %0, %1 = handshake.cond_br %c, %d : i32
-      fabric.yield %0, %1 : i32, i32
-    }
-    fabric.function_unit @fu_sub(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {
-      %0 = arith.subi %a, %b : i32
-      fabric.yield %0 : i32
-    }
-"""
-FUS = [FuModel("arith.addi", (32, 32), (32,)), FuModel("arith.muli", (32, 32), (32,)),
-       FuModel("arith.cmpi", (32, 32), (1,)), FuModel("handshake.constant", (0,), (32,)),
-       FuModel("handshake.cond_br", (1, 32), (32, 32)), FuModel("arith.subi", (32, 32), (32,))]
+OPS = [f.op for f in FUS]
+ADD, MUL, CMP, CONST = (OPS.index(op) for op in (
+    "arith.addi", "arith.muli", "arith.cmpi", "handshake.constant"))
 N_IN, N_OUT, SLOTS, REGS, DEPTH, ROWS = 3, 2, 4, 2, 2, 3
 
 
@@ -85,8 +60,8 @@ def _slot(fields: dict, s: int, **values: int) -> None:
 def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, list]:
     """Slot fields and, per slot, the PE input of each unit operand (None: a
     register). Distinct tags; each (output, result tag) is one slot's; with
-    registers, one writer slot (on add or sub) feeds one reader slot (on
-    mul) through register 0, as the model requires. With shared rows every
+    registers, one writer slot (on add) feeds one reader slot (on mul)
+    through register 0, as the model requires. With shared rows every
     slot takes its two operands from inputs 0 and 1: a token that opens a
     row then never waits behind a row that waits for it (the pool's rows
     are taken in an order timing decides; a slot fed by one input only
@@ -97,11 +72,11 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
     chain = shape.registers > 0 and rng.random() < 0.6
     for s in range(shape.slots):
         if chain and s == 0:
-            opcode = rng.choice([0, 5])
+            opcode = ADD
         elif chain and s == 1:
-            opcode = 1
+            opcode = MUL
         else:
-            opcode = rng.choice([o for o, fu in enumerate(FUS) if not (chain and o in (0, 1, 5))
+            opcode = rng.choice([o for o, fu in enumerate(FUS) if not (chain and o in (ADD, MUL))
                                  and not (shape.shared and len(fu.in_widths) < 2)])
         fu = FUS[opcode]
         valid = int(rng.random() < 0.9 or (chain and s < 2))
@@ -114,11 +89,11 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
                                     f"in{k}__disconnect": rng.randrange(2)})
                 srcs.append(None)
                 continue
-            i = pair[k] if shape.shared else rng.randrange(shape.n_in)
+            i = pair[k % 2] if shape.shared else rng.randrange(shape.n_in)
             _slot(fields, s, **{f"in{k}__sel": i})
             srcs.append(i)
-        for k in range(2 - len(fu.in_widths)):   # unused operand muxes
-            _slot(fields, s, **{f"in{len(fu.in_widths) + k}__disconnect": 1})
+        for k in range(len(fu.in_widths), max(len(f.in_widths) for f in FUS)):
+            _slot(fields, s, **{f"in{k}__disconnect": 1})   # unused operand muxes
         for k in range(len(fu.out_widths)):
             if chain and s == 0:   # LOOM's mapper also discards the demux: the register wins
                 _slot(fields, s, **{f"result{k}__is_reg": 1, f"result{k}__reg": 0,
@@ -132,8 +107,8 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
         if len(fu.out_widths) < 2:
             _slot(fields, s, **{"out1__disconnect": 1})
         feeds.append(srcs if valid else [])
-    fields["fu2.0.value"] = rng.randrange(10)       # cmpi's predicate
-    fields["fu3.0.value"] = rng.getrandbits(32)     # the constant
+    fields[f"fu{CMP}.0.value"] = rng.randrange(10)       # cmpi's predicate
+    fields[f"fu{CONST}.0.value"] = rng.getrandbits(32)   # the constant
     return fields, feeds
 
 
@@ -149,7 +124,7 @@ def stimulus(rng: random.Random, shape: TemporalPeShape, fields: dict, feeds: li
             break
         s = rng.choice(live)
         tag = fields[insn_field(s, "tag")]
-        for i in feeds[s]:
+        for i in dict.fromkeys(feeds[s]):   # a token fills every operand its input feeds
             if i is not None:
                 value = rng.choice((0, 1, 2, 3)) if rng.random() < 0.5 else rng.getrandbits(V)
                 streams[i].append(tag << V | value)
@@ -181,8 +156,8 @@ def test_temporal_pe_model():
     # slot 0 (tag 1) adds in0 and in1 into register 0; slot 1 (tag 2)
     # multiplies register 0 by in2 and sends it out on out1 tagged 3
     fields = {}
-    _slot(fields, 0, valid=1, tag=1, opcode=0, in0__sel=0, in1__sel=1, result0__is_reg=1)
-    _slot(fields, 1, valid=1, tag=2, opcode=1, operand0__is_reg=1, in1__sel=2,
+    _slot(fields, 0, valid=1, tag=1, opcode=ADD, in0__sel=0, in1__sel=1, result0__is_reg=1)
+    _slot(fields, 1, valid=1, tag=2, opcode=MUL, operand0__is_reg=1, in1__sel=2,
           out0__sel=1, result0__tag=3)
     got = temporal_pe(fields, [[1 << V | 2, 1 << V | 5], [1 << V | 3, 1 << V | 1],
                                [2 << V | 10, 2 << V | 100, 2 << V | 1]], PRIVATE, FUS)
@@ -193,9 +168,9 @@ def test_temporal_pe_model():
 def test_temporal_pe_shared_rows_pair_in_order():
     # operand 0's tokens run ahead of operand 1's: each fills the next row
     fields = {}
-    _slot(fields, 0, valid=1, tag=0, opcode=5, in0__sel=0, in1__sel=1, out0__sel=0)
+    _slot(fields, 0, valid=1, tag=0, opcode=ADD, in0__sel=0, in1__sel=1, out0__sel=0)
     got = temporal_pe(fields, [[9, 8, 7], [1, 2, 3], []], SHARED, FUS)
-    assert got.outputs[0] == [8, 6, 4]
+    assert got.outputs[0] == [10, 10, 10]
     private = temporal_pe(fields, [[9, 8, 7], [1], []], PRIVATE, FUS)
     assert private.consumed == [2, 1, 0]   # one buffered, the third waits
 

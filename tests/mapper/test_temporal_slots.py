@@ -3,7 +3,8 @@ one op a slot, the slot's tag the one its operands arrive with, C5 when two
 slots of a PE would share a tag (LOOM's spec-mapper-model.md: slot and tag
 limits must hold), and an edge between two slots of one PE kept in a
 register, as LOOM's temporal-pe-registers case maps it (its check.py's
-expectations, read through `loom config decode`'s field names)."""
+expectations, read through `loom config decode`'s field names). The ADGs:
+tb/temporal_adgs.py."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import json
 from pathlib import Path
 
 from loom.cli import main
+from tb.temporal_adgs import mac_adg
 
-T = "!fabric.tagged<!fabric.bits<32>, i1>"
 DFG = """module {
   handshake.func @temporal_reg_chain(%a: i32, %b: i32, %c: i32, ...) -> (i32)
       attributes {argNames = ["a", "b", "c"], resNames = ["result"]} {
@@ -24,44 +25,6 @@ DFG = """module {
 """
 
 
-def adg(c_tag: int, c_port: str) -> str:
-    """A temporal PE of an adder and a multiplier (two slots, two registers);
-    `c` enters with tag `c_tag`, `c_port` saying where: `merged`, through a
-    temporal switch with `a` into the first of two PE inputs (LOOM's case);
-    `own`, on the third of three."""
-    merged = c_port == "merged"
-    mux = (f'%in0 = fabric.instance @mux(%ta, %tc) {{sym_name = "tsw_0"}} : ({T}, {T}) -> ({T})'
-           if merged else "")
-    ins = "%in0, %tb" if merged else "%ta, %tb, %tc"
-    ports = ", ".join([T] * (2 if merged else 3))
-    params = ", ".join(f"%p{i}: {T}" for i in range(2 if merged else 3))
-    return f"""module {{
-  fabric.temporal_sw @mux [num_route_table = 2, connectivity_table = ["11"]] : ({T}, {T}) -> ({T})
-  fabric.temporal_pe @tpe({params}) -> ({T})
-      [num_register = 2 : i64, num_instruction = 2 : i64, reg_fifo_depth = 2 : i64] {{
-    fabric.function_unit @fu_add(%x: i32, %y: i32) -> (i32) [latency = 1, interval = 1] {{
-      %r = arith.addi %x, %y : i32
-      fabric.yield %r : i32
-    }}
-    fabric.function_unit @fu_mul(%x: i32, %y: i32) -> (i32) [latency = 1, interval = 1] {{
-      %r = arith.muli %x, %y : i32
-      fabric.yield %r : i32
-    }}
-    fabric.yield
-  }}
-  fabric.module @m(%a: i32, %b: i32, %c: i32) -> (i32) {{
-    %ta = fabric.add_tag %a {{tag = 0 : i64}} : i32 -> {T}
-    %tb = fabric.add_tag %b {{tag = 0 : i64}} : i32 -> {T}
-    %tc = fabric.add_tag %c {{tag = {c_tag} : i64}} : i32 -> {T}
-    {mux}
-    %o = fabric.instance @tpe({ins}) {{sym_name = "tpe_0"}} : ({ports}) -> ({T})
-    %r = fabric.del_tag %o : {T} -> i32
-    fabric.yield %r : i32
-  }}
-}}
-"""
-
-
 def _map(tmp_path: Path, adg_text: str) -> int:
     (tmp_path / "dfg.mlir").write_text(DFG)
     (tmp_path / "a.fabric.mlir").write_text(adg_text)
@@ -70,7 +33,7 @@ def _map(tmp_path: Path, adg_text: str) -> int:
 
 
 def test_slots_tags_and_a_register_as_loom_maps_its_case(tmp_path, capsys):
-    assert _map(tmp_path, adg(1, "merged")) == 0
+    assert _map(tmp_path, mac_adg(1, merged=True)) == 0
     capsys.readouterr()
     assert main(["config", "decode", str(tmp_path / "o" / "dfg.a.config.bin"),
                  "--adg", str(tmp_path / "a.fabric.mlir")]) == 0
@@ -95,10 +58,10 @@ def test_slots_tags_and_a_register_as_loom_maps_its_case(tmp_path, capsys):
 
 def test_two_slots_of_one_pe_may_not_share_a_tag(tmp_path, capsys):
     # c arrives with the tag of a and b on an input of its own: both slots tag 0
-    assert _map(tmp_path, adg(0, "own")) == 2
+    assert _map(tmp_path, mac_adg(0, merged=False)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "C5: temporal slots 0 and 1 of tpe_0 share tag 0" in err[0], err
 
 
 def test_c_on_its_own_input_with_its_own_tag_maps(tmp_path):
-    assert _map(tmp_path, adg(1, "own")) == 0
+    assert _map(tmp_path, mac_adg(1, merged=False)) == 0

@@ -1,6 +1,6 @@
 """A kernel on a temporal PE, from the mapper to the per-edge check (issue 35
 items 2 and 4). The ADG is LOOM's temporal-pe-registers case (tests/unit of
-PolyArch/loom) written here with a done token beside it: a temporal PE of an
+PolyArch/loom; tb/temporal_adgs.py) with a done token beside it: a temporal PE of an
 adder and a multiplier, two slots, two registers; a temporal switch merges
 `a` (tag 0) and `c` (tag 1) onto its first input. The kernel computes
 (a + b) * c. What the mapping must be is LOOM's (that case's check.py: the
@@ -17,39 +17,15 @@ from dataclasses import replace
 
 import pytest
 
+from loom.cli import main
 from loom.sim import fabric_flow, profiles
 from loom.sim.fabric_flow import FabricSetup
 from tb.fabric_runner import mapped_c_kernel
+from tb.temporal_adgs import DUAL_SLOT, REG_CHAIN, mac_adg, slots_adg
 
 pytestmark = [pytest.mark.rtl, pytest.mark.xdist_group("temporal_mac")]
 
-T = "!fabric.tagged<!fabric.bits<32>, i1>"
-ADG = f"""module {{
-  fabric.temporal_sw @in0_mux [num_route_table = 2, connectivity_table = ["11"]]
-      : ({T}, {T}) -> ({T})
-  fabric.temporal_pe @tpe_regs(%p0: {T}, %p1: {T}) -> ({T})
-      [num_register = 2 : i64, num_instruction = 2 : i64, reg_fifo_depth = 2 : i64] {{
-    fabric.function_unit @fu_add(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {{
-      %r = arith.addi %a, %b : i32
-      fabric.yield %r : i32
-    }}
-    fabric.function_unit @fu_mul(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {{
-      %r = arith.muli %a, %b : i32
-      fabric.yield %r : i32
-    }}
-    fabric.yield
-  }}
-  fabric.module @tpe_mac(%a: i32, %b: i32, %c: i32, %start: none) -> (i32, none) {{
-    %ta = fabric.add_tag %a {{tag = 0 : i64}} : i32 -> {T}
-    %tb = fabric.add_tag %b {{tag = 0 : i64}} : i32 -> {T}
-    %tc = fabric.add_tag %c {{tag = 1 : i64}} : i32 -> {T}
-    %in0 = fabric.instance @in0_mux(%ta, %tc) {{sym_name = "tsw_in0"}} : ({T}, {T}) -> ({T})
-    %tout = fabric.instance @tpe_regs(%in0, %tb) {{sym_name = "tpe_0"}} : ({T}, {T}) -> ({T})
-    %out = fabric.del_tag %tout : {T} -> i32
-    fabric.yield %out, %start : i32, none
-  }}
-}}
-"""
+ADG = mac_adg(done=True)
 KERNEL = """\
 int mac3(int a, int b, int c) {
   return (a + b) * c;
@@ -215,3 +191,37 @@ def test_three_adds_share_one_unit_in_three_slots(shared):
 def test_shared_unit_passes_under_stalls(shared, seed):
     result = fabric_flow.run(shared, profiles.for_seed(seed))
     assert result.passed, result.problems
+
+
+def _bundle(name: str, inputs: list[list[int]], outputs: list[list[int]]) -> str:
+    """A sim bundle: per argument its value per invocation, per result the
+    value expected (computed here from the DFG's arithmetic)."""
+    return json.dumps({
+        "case_name": name, "start_token_count": len(inputs[0]),
+        "scalar_inputs": [{"arg_index": k, "data": d} for k, d in enumerate(inputs)],
+        "memory_regions": [], "expected_memory_regions": [],
+        "expected_outputs": [{"result_index": k, "data": d} for k, d in enumerate(outputs)]})
+
+
+@pytest.mark.parametrize("case", ["dual_slot", "reg_chain"])
+def test_loom_temporal_cases_simulate(tmp_path, capsys, case):
+    # LOOM's temporal-pe-slots and temporal-pe-registers, their DFGs run on
+    # their ADGs under stall seed 2 with a bundle of two invocations
+    a, b, c = [3, -7], [4, 2], [5, 6]
+    if case == "dual_slot":
+        dfg, adg = DUAL_SLOT, slots_adg()
+        inputs = [a, b, c, [7, -3]]
+        outputs = [[x + y for x, y in zip(a, b)], [x * y for x, y in zip(c, [7, -3])]]
+    else:
+        dfg, adg = REG_CHAIN, mac_adg()
+        inputs = [a, b, c]
+        outputs = [[(x + y) * z for x, y, z in zip(a, b, c)]]
+    (tmp_path / f"{case}.dfg.mlir").write_text(dfg)
+    (tmp_path / "t.fabric.mlir").write_text(adg)
+    (tmp_path / "b.json").write_text(_bundle(case, inputs, outputs))
+    status = main(["sim", str(tmp_path / f"{case}.dfg.mlir"), "--adg",
+                   str(tmp_path / "t.fabric.mlir"), "--bundle", str(tmp_path / "b.json"),
+                   "--seed", "2", "-o", str(tmp_path / "o")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert f"\nPASS: {case} on t seed2: " in out, out
