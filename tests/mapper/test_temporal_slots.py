@@ -12,21 +12,11 @@ import json
 from pathlib import Path
 
 from loom.cli import main
-from tb.temporal_adgs import mac_adg
-
-DFG = """module {
-  handshake.func @temporal_reg_chain(%a: i32, %b: i32, %c: i32, ...) -> (i32)
-      attributes {argNames = ["a", "b", "c"], resNames = ["result"]} {
-    %sum = arith.addi %a, %b : i32
-    %prod = arith.muli %sum, %c : i32
-    return %prod : i32
-  }
-}
-"""
+from tb.temporal_adgs import REG_CHAIN, mac_adg
 
 
 def _map(tmp_path: Path, adg_text: str) -> int:
-    (tmp_path / "dfg.mlir").write_text(DFG)
+    (tmp_path / "dfg.mlir").write_text(REG_CHAIN)
     (tmp_path / "a.fabric.mlir").write_text(adg_text)
     return main(["map", str(tmp_path / "dfg.mlir"), "--adg", str(tmp_path / "a.fabric.mlir"),
                  "-o", str(tmp_path / "o")])
