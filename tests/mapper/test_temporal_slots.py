@@ -44,6 +44,11 @@ def test_slots_tags_and_a_register_as_loom_maps_its_case(tmp_path, capsys):
     assert [r["kind"] for r in report["edge_routings"]].count("temporal_reg") == 1
     assert [(r["register_index"], r["writer_output_index"], r["reader_input_index"])
             for r in report["temporal_registers"]] == [(0, 0, 0)]
+    # map.txt as LOOM's ConfigGenText writes it
+    text = (tmp_path / "o" / "dfg.a.map.txt").read_text()
+    [inner] = [r["sw_edge"] for r in report["edge_routings"] if r["kind"] == "temporal_reg"]
+    assert ": TEMPORAL_REG" in text.split(f"Edge[{inner}] ", 1)[1].splitlines()[0]
+    assert f"tpe_0 reg[0] <- edge[{inner}] writer_sw=" in text
 
 
 def test_two_slots_of_one_pe_may_not_share_a_tag(tmp_path, capsys):

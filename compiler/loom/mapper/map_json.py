@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from xdsl.ir import Operation
@@ -32,7 +32,7 @@ from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
 from loom.mapper.throughput import Throughput
 from loom.mapper.placement import Option
-from loom.mapper.temporal_registers import register_edges
+from loom.mapper.temporal_registers import register_bindings, register_edges
 from loom.fabric.adg_view import AdgView
 from loom.mapper.inventory import hw_memories
 
@@ -152,23 +152,6 @@ def _edge_routings(m: Mapping) -> list[dict[str, Any]]:
                          **({"hw_node": host.hw_node} if host is not None else {}), "path": []})
         else:
             rows.append({"sw_edge": e.id, "kind": "routed", "path": path})
-    return rows
-
-
-def _temporal_registers(m: Mapping) -> list[dict[str, Any]]:
-    """LOOM's register bindings: per temporal_reg edge, its register and its
-    writer's output and reader's input, as unit port indices."""
-    rows = []
-    for edge, binding in sorted(register_edges(m.problem, m.placement).items()):
-        e = m.problem.sw.edges[edge]
-        a, b = m.placement.chosen[e.src], m.placement.chosen[e.dst]
-        assert a is not None and b is not None
-        writer, reader = m.adg.nodes[a.hw_node], m.adg.nodes[b.hw_node]
-        rows.append({"pe_name": binding.pe, "sw_edge": edge, "register_index": binding.register,
-                     "writer_sw_node": e.src, "reader_sw_node": e.dst,
-                     "writer_hw_node": a.hw_node, "reader_hw_node": b.hw_node,
-                     "writer_output_index": writer.outputs.index(a.out_port(e.src_index)),
-                     "reader_input_index": reader.inputs.index(b.in_port(e.dst_index))})
     return rows
 
 
@@ -361,7 +344,7 @@ def map_json(m: Mapping, config: FabricConfig, view: AdgView, model: Throughput)
         f'  "fu_configs": {_rows(_fu_configs(m, classes))}',
         f'  "tag_configs": {_rows(tags)}',
         f'  "fifo_configs": {_rows(fifos)}',
-        f'  "temporal_registers": {_rows(_temporal_registers(m))}',
+        f'  "temporal_registers": {_rows(map(asdict, register_bindings(m.problem, m.placement)))}',
         f'  "memory_regions": {_rows(_memory_regions(m, config, view))}',
     ]
     return "{\n" + ",\n".join(parts) + "\n}\n"

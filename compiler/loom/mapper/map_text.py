@@ -8,6 +8,7 @@ import re
 
 from loom.mapper.config_values import FabricConfig
 from loom.mapper.mapping import Mapping
+from loom.mapper.temporal_registers import register_bindings, register_edges
 from loom.mapper.throughput import Throughput
 
 _GRID = re.compile(r"_(\d+)_(\d+)$")
@@ -36,10 +37,13 @@ def _placements(m: Mapping) -> list[str]:
 
 def _routings(m: Mapping) -> list[str]:
     lines = []
+    registers = register_edges(m.problem, m.placement)
     for e in m.sw.edges:
         path = m.paths[e.id]
         if path is None:
             what = "UNROUTED"
+        elif e.id in registers:
+            what = "TEMPORAL_REG"
         elif not path:
             what = "INTRA_FU"
         elif len(path) == 2 and path[0] == path[1]:
@@ -48,6 +52,14 @@ def _routings(m: Mapping) -> list[str]:
             what = "[" + ", ".join(map(str, path)) + "]"
         lines.append(f"Edge[{e.id}] node {e.src} -> node {e.dst} : {what}")
     return lines
+
+
+def _registers(m: Mapping) -> list[str]:
+    lines = [f"{b.pe_name} reg[{b.register_index}] <- edge[{b.sw_edge}] writer_sw="
+             f"{b.writer_sw_node} reader_sw={b.reader_sw_node} writer_out="
+             f"{b.writer_output_index} reader_in={b.reader_input_index}"
+             for b in register_bindings(m.problem, m.placement)]
+    return lines or ["(none)"]
 
 
 def _utilization(m: Mapping) -> list[str]:
@@ -98,7 +110,7 @@ def map_text(m: Mapping, config: FabricConfig, regions_of: dict[str, int],
         ["--- Throughput ---", *model.lines(), ""],
         ["--- Node Placements ---", *_placements(m)],
         ["", "--- Edge Routings ---", *_routings(m)],
-        ["", "--- Temporal Registers ---", "(none)"],
+        ["", "--- Temporal Registers ---", *_registers(m)],
         ["", "--- PE Utilization ---", *_utilization(m)],
         ["", "--- Memory Regions ---", *_memories(m, config, regions_of)],
     ]

@@ -44,4 +44,35 @@ def register_edges(problem: Problem, placement: Placement) -> dict[int, Register
     return found
 
 
-__all__ = ["RegisterEdge", "register_edges"]
+@dataclass(frozen=True)
+class RegisterBinding:
+    """One temporal_reg edge in LOOM's map.json fields (its writer's output and
+    reader's input as unit port indices)."""
+
+    pe_name: str
+    sw_edge: int
+    register_index: int
+    writer_sw_node: int
+    reader_sw_node: int
+    writer_hw_node: int
+    reader_hw_node: int
+    writer_output_index: int
+    reader_input_index: int
+
+
+def register_bindings(problem: Problem, placement: Placement) -> list[RegisterBinding]:
+    """The temporal_reg edges of the placement, by edge id."""
+    rows = []
+    for edge, binding in sorted(register_edges(problem, placement).items()):
+        e = problem.sw.edges[edge]
+        a, b = placement.chosen[e.src], placement.chosen[e.dst]
+        assert a is not None and b is not None
+        writer, reader = problem.adg.nodes[a.hw_node], problem.adg.nodes[b.hw_node]
+        rows.append(RegisterBinding(
+            binding.pe, edge, binding.register, e.src, e.dst, a.hw_node, b.hw_node,
+            writer.outputs.index(a.out_port(e.src_index)),
+            reader.inputs.index(b.in_port(e.dst_index))))
+    return rows
+
+
+__all__ = ["RegisterBinding", "RegisterEdge", "register_bindings", "register_edges"]
