@@ -32,7 +32,8 @@ COMPONENT_ADGS = {"spatial_sw": test_fabric_spatial_sw.ADG, "fifo": test_fabric_
                   "temporal_sw": test_fabric_temporal_sw.ADG, "memory": test_fabric_memory_rtl.ADG,
                   "fu_mux": test_fabric_fu_mux.ADG, "fu_div": test_fabric_fu_mux.DIV_ADG,
                   "temporal_pe": test_fabric_temporal_pe.ADG,
-                  "temporal_pe_shared": test_fabric_temporal_pe.SHARED_ADG}
+                  "temporal_pe_shared": test_fabric_temporal_pe.SHARED_ADG,
+                  "temporal_pe_small": test_fabric_temporal_pe.SMALL_ADG}
 
 
 def _write(tmp_path: Path, text: str, name: str) -> Path:

@@ -29,16 +29,19 @@ ADD, MUL, CMP, CONST = (OPS.index(op) for op in (
 N_IN, N_OUT, SLOTS, REGS, DEPTH, ROWS = 3, 2, 4, 2, 2, 3
 
 
-def tpe_adg(params: str) -> str:
+def tpe_adg(params: str, n_in: int = N_IN, n_out: int = N_OUT) -> str:
+    """One temporal PE of the six units, `params` its `[...]`, wired to the module's ports."""
+    ins, outs = ", ".join([P] * n_in), ", ".join([P] * n_out)
+    results = ", ".join(f"%o#{o}" for o in range(n_out)) if n_out > 1 else "%o"
     return f"""
 module {{
-  fabric.temporal_pe @tpe({", ".join(f"%p{i}: {P}" for i in range(N_IN))}) -> ({P}, {P}) [{params}] {{
+  fabric.temporal_pe @tpe({", ".join(f"%p{i}: {P}" for i in range(n_in))}) -> ({outs}) [{params}] {{
     {UNITS.strip()}
     fabric.yield
   }}
-  fabric.module @tpes({", ".join(f"%a{i}: {P}" for i in range(N_IN))}) -> ({P}, {P}) {{
-    %o:2 = fabric.instance @tpe({", ".join(f"%a{i}" for i in range(N_IN))}) {{sym_name = "tpe_0"}} : ({", ".join([P] * N_IN)}) -> ({P}, {P})
-    fabric.yield %o#0, %o#1 : {P}, {P}
+  fabric.module @tpes({", ".join(f"%a{i}: {P}" for i in range(n_in))}) -> ({outs}) {{
+    %o{f":{n_out}" if n_out > 1 else ""} = fabric.instance @tpe({", ".join(f"%a{i}" for i in range(n_in))}) {{sym_name = "tpe_0"}} : ({ins}) -> ({outs})
+    fabric.yield {results} : {outs}
   }}
 }}
 """
@@ -46,11 +49,15 @@ module {{
 
 PRIVATE = TemporalPeShape(N_IN, N_OUT, V, SLOTS, REGS, DEPTH)
 SHARED = TemporalPeShape(N_IN, N_OUT, V, SLOTS, 0, 0, shared=True, buffer_size=ROWS)
+SMALL = TemporalPeShape(2, 1, V, 2, 1, 1)
+"""One output and one register: the fields that select them have no bits."""
 ADG = tpe_adg(f"num_register = {REGS} : i64, num_instruction = {SLOTS} : i64, "
               f"reg_fifo_depth = {DEPTH} : i64")
 SHARED_ADG = tpe_adg(f"num_register = 0 : i64, num_instruction = {SLOTS} : i64, "
                      f"reg_fifo_depth = 0 : i64, enable_share_operand_buffer = true, "
                      f"operand_buffer_size = {ROWS} : i64")
+SMALL_ADG = tpe_adg("num_register = 1 : i64, num_instruction = 2 : i64, reg_fifo_depth = 1 : i64",
+                    SMALL.n_in, SMALL.n_out)
 
 
 def _slot(fields: dict, s: int, **values: int) -> None:
@@ -93,7 +100,9 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
             _slot(fields, s, **{f"in{k}__sel": i})
             srcs.append(i)
         for k in range(len(fu.in_widths), max(len(f.in_widths) for f in FUS)):
-            _slot(fields, s, **{f"in{k}__disconnect": 1})   # unused operand muxes
+            # an operand mux past the unit's inputs: ignored, disconnected or not
+            _slot(fields, s, **({f"in{k}__disconnect": 1} if rng.random() < 0.5 else
+                                {f"in{k}__sel": rng.randrange(shape.n_in)}))
         for k in range(len(fu.out_widths)):
             if chain and s == 0:   # LOOM's mapper also discards the demux: the register wins
                 _slot(fields, s, **{f"result{k}__is_reg": 1, f"result{k}__reg": 0,
@@ -181,6 +190,12 @@ def test_temporal_pe_matches_model():
     assert any(c.config["tpe_0"].get("insn1.operand0.is_reg") for c in cases)
 
 
+def test_temporal_pe_small_matches_model():
+    cases = run_fabric("temporal_pe_small", SMALL_ADG, cycling([SMALL], make_case), seed=1,
+                       tokens=60, episodes=6)
+    assert any(c.config["tpe_0"].get("insn1.operand0.is_reg") for c in cases)
+
+
 def test_temporal_pe_shared_matches_model():
     run_fabric("temporal_pe_shared", SHARED_ADG, cycling([SHARED], make_case), seed=1,
                tokens=60, episodes=6)
@@ -193,6 +208,8 @@ def test_temporal_pe_long(seed):
                episodes=16)
     run_fabric("temporal_pe_shared", SHARED_ADG, cycling([SHARED], make_case), seed=seed,
                tokens=300, episodes=16)
+    run_fabric("temporal_pe_small", SMALL_ADG, cycling([SMALL], make_case), seed=seed,
+               tokens=300, episodes=8)
 
 
 def test_refuses_units_a_temporal_pe_does_not_run():
