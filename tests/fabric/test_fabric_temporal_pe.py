@@ -82,6 +82,8 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
             opcode = ADD
         elif chain and s == 1:
             opcode = MUL
+        elif not chain and rng.random() < 0.3:
+            opcode = MUL   # slots sharing the pipelined unit: one firing in flight at a time
         else:
             opcode = rng.choice([o for o, fu in enumerate(FUS) if not (chain and o in (ADD, MUL))
                                  and not (shape.shared and len(fu.in_widths) < 2)])
