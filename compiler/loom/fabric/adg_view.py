@@ -30,6 +30,7 @@ from loom.diagnostics import LoomError
 from loom.dialects import fabric_syntax as fs
 from loom.dialects.fabric_graph import MODULE, TAG_OPS, visible_definitions
 from loom.dialects.fabric import InstanceOp
+from loom.dialects.fabric_types import TaggedType, scalar_width
 
 PE_KINDS = ("spatial_pe", "temporal_pe")
 SWITCH_KINDS = ("spatial_sw", "temporal_sw")
@@ -99,6 +100,20 @@ def unsupported_reason(definition: Operation) -> str | None:
 
 
 @dataclass(frozen=True)
+class TemporalPeShape:
+    """The hardware parameters of one temporal PE (its `[...]`) and its ports."""
+
+    n_in: int
+    n_out: int
+    value_bits: int
+    slots: int
+    registers: int = 0
+    reg_depth: int = 0
+    shared: bool = False
+    buffer_size: int = 0
+
+
+@dataclass(frozen=True)
 class ViewNode:
     """One graph node of the fabric.module."""
 
@@ -146,6 +161,21 @@ class ViewNode:
     @property
     def unsupported(self) -> str | None:
         return unsupported_reason(self.definition)
+
+    def temporal_shape(self) -> TemporalPeShape:
+        """A temporal PE's parameters (its `[...]`) and ports: what its slice,
+        RTL, reference model and the mapper's slot count read."""
+        d = self.definition
+        port = next(iter((*self.in_types, *self.out_types)), None)
+        value = port.value_type if isinstance(port, TaggedType) else port
+        return TemporalPeShape(
+            n_in=len(self.in_types), n_out=len(self.out_types),
+            value_bits=max(1, (scalar_width(value) if value is not None else 0) or 0),
+            slots=fs.int_param(d, "num_instruction", 0) or 0,
+            registers=fs.int_param(d, "num_register", 0) or 0,
+            reg_depth=fs.int_param(d, "reg_fifo_depth", 0) or 0,
+            shared=fs.bool_param(d, "enable_share_operand_buffer"),
+            buffer_size=fs.int_param(d, "operand_buffer_size", 0) or 0)
 
     def connectivity(self) -> tuple[tuple[int, int], ...]:
         """(output, input) pairs a switch may route, outputs outer (LOOM's

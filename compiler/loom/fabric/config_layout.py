@@ -376,17 +376,17 @@ def _spatial_pe(node: ViewNode) -> Slice:
 
 
 def _temporal_pe(node: ViewNode) -> Slice:
-    """LOOM's temporal_pe layout (sized exactly; the mapper does not use it)."""
+    """LOOM's temporal_pe layout."""
     fus = _pe_fus(node)
-    definition = node.definition
-    n_in, n_out = len(node.in_types), len(node.out_types)
+    shape = node.temporal_shape()
+    n_in, n_out = shape.n_in, shape.n_out
     tag_w = _tag_width(node.in_types)
-    regs = fs.int_param(definition, "num_register", 0) or 0
+    regs = shape.registers
     reg_bits = choice_bits(regs)
     max_in = max((f.num_inputs for f in fus), default=0)
     max_out = max((f.num_outputs for f in fus), default=0)
     fields: list[Field] = []
-    for s in range(fs.int_param(definition, "num_instruction", 0) or 0):
+    for s in range(shape.slots):
         p = f"insn{s}"
         fields += [Field(f"{p}.valid", 1), Field(f"{p}.tag", tag_w),
                    Field(f"{p}.opcode", choice_bits(len(fus)))]

@@ -185,14 +185,13 @@ def _add_pe(g: AdgGraph, pe: ViewNode, out_ports: dict[SSAValue, list[int]],
             in_ports: dict[Operation, list[list[int]]]) -> None:
     op = pe.op
     fu_nodes = []
-    slots = (fs.int_param(pe.definition, "num_instruction", 0) or 0
-             if pe.kind == "temporal_pe" else 0)
+    shape = pe.temporal_shape() if pe.kind == "temporal_pe" else None
     for unit in pe.units:
         ftype = fs.function_type(unit.definition)
         node = g.add_node(unit.name, "fu", "functional", ftype.inputs.data,
                           ftype.outputs.data, pe=pe.name, opcode=unit.opcode)
-        node.slots = slots
-        node.registers = fs.int_param(pe.definition, "num_register", 0) or 0 if slots else 0
+        if shape is not None:
+            node.slots, node.registers = shape.slots, shape.registers
         fu_nodes.append(node)
     every_in = [p for n in fu_nodes for p in n.inputs]
     every_out = [p for n in fu_nodes for p in n.outputs]

@@ -37,7 +37,6 @@ from xdsl.parser import Parser
 
 from loom.diagnostics import counted
 from loom.dialects.fabric_types import TaggedType
-from loom.dialects import fabric_syntax as fs
 from loom.fabric.adg_view import AdgView, FunctionUnit, ViewNode, pe_units, sym_name
 from loom.fabric.builder import AdgBuilder, PEDef
 from loom.fabric.emit import pe_definition
@@ -93,9 +92,7 @@ def module_capacity(view: AdgView) -> Capacity:
 
 def _ops_hosted(node: ViewNode) -> int:
     """Ops one PE can host: a spatial PE one; a temporal PE one a slot."""
-    if node.kind != "temporal_pe":
-        return 1
-    return fs.int_param(node.definition, "num_instruction", 0) or 0
+    return node.temporal_shape().slots if node.kind == "temporal_pe" else 1
 
 
 class PeDefinitions:

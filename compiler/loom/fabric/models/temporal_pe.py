@@ -28,25 +28,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
+from loom.fabric.adg_view import TemporalPeShape
 from loom.fabric.models import Streams, low_bits
 from loom.fabric.models.function_unit import FuModel
 from loom.golden.actor import drive_actor
-
-
-@dataclass(frozen=True)
-class TemporalPeShape:
-    """The hardware parameters of one temporal PE (its `[...]`) and its ports."""
-
-    n_in: int
-    n_out: int
-    value_bits: int
-    slots: int
-    registers: int = 0
-    reg_depth: int = 0
-    shared: bool = False
-    buffer_size: int = 0
 
 
 def insn_field(s: int, name: str) -> str:

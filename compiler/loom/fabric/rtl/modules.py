@@ -27,7 +27,6 @@ from loom.fabric.config_layout import (
     slot_field,
 )
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
-from loom.fabric.models.temporal_pe import TemporalPeShape
 from loom.fabric.rtl.latency import OUTPUT_BUFFER_SLOTS
 from loom.rtl.render import identifier, render_unit, template_environment
 
@@ -234,19 +233,6 @@ TEMPORAL_REFUSED = ("dataflow.", "handshake.mux", "handshake.merge", "handshake.
 their operands (mux, merges) and the memory ports; they stay in spatial PEs."""
 
 
-def temporal_shape(node: ViewNode) -> TemporalPeShape:
-    """The hardware parameters of a temporal PE, as its reference model takes them."""
-    d = node.definition
-    return TemporalPeShape(
-        n_in=len(node.in_types), n_out=len(node.out_types),
-        value_bits=value_width(node.in_types[0]),
-        slots=fs.int_param(d, "num_instruction", 0) or 0,
-        registers=fs.int_param(d, "num_register", 0) or 0,
-        reg_depth=fs.int_param(d, "reg_fifo_depth", 0) or 0,
-        shared=fs.bool_param(d, "enable_share_operand_buffer"),
-        buffer_size=fs.int_param(d, "operand_buffer_size", 0) or 0)
-
-
 def _temporal_unit_check(pe: str, unit: FunctionUnit) -> None:
     body = [op for op in unit.definition.regions[0].block.ops if op.name != "fabric.yield"]
     for op in body:
@@ -259,12 +245,9 @@ def _temporal_unit_check(pe: str, unit: FunctionUnit) -> None:
 def _temporal_pe(node: ViewNode, s: Slice | None) -> Component:
     from loom.fabric.rtl.fu import fu_module
     assert s is not None
-    shape = temporal_shape(node)
+    shape = node.temporal_shape()
     pe_name = node.definition.attributes["sym_name"].data  # type: ignore[attr-defined]
-    if shape.slots < 1:
-        raise LoomError(f"fabric.temporal_pe @{pe_name}: num_instruction must be at least 1")
-    if shape.registers and shape.reg_depth < 1:
-        raise LoomError(f"fabric.temporal_pe @{pe_name}: registers need reg_fifo_depth >= 1")
+    # (the verifier holds num_instruction >= 1, and reg_fifo_depth >= 1 with registers)
     for u in node.units:
         _temporal_unit_check(pe_name, u)
     v, t, lane = shape.value_bits, tag_width(node.in_types[0]), lane_width(node)
