@@ -105,38 +105,28 @@ def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
 
 
 def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, int]]) -> None:
-    wires = m.wires
-    enters: dict[int, int] = {}  # unit input port -> PE input index
-    leaves: dict[int, int] = {}  # unit output port -> PE output index
-    for path in m.paths:
-        if path is None or len(path) < 2 or path[0] == path[1]:
-            continue
-        last, first = wires.get((path[-2], path[-1])), wires.get((path[0], path[1]))
-        if last is not None and last.pe_input_index >= 0:
-            enters[path[-1]] = last.pe_input_index
-        if first is not None and first.pe_output_index >= 0:
-            leaves[path[0]] = first.pe_output_index
     tags = {(t.pe, t.index): t.tag for t in temporal_slots(m)}
-    ends = _slot_ends(m)
+    ends = _unit_ends(m)
     for sw_node, option in enumerate(m.placement.chosen):
         if option is None or option.candidate is None:
             continue
         node = m.adg.nodes[option.hw_node]
         s = layout.slice(node.pe)
+        at = ends.get(sw_node, UnitEnds())
         if option.slot >= 0:
             values[node.pe] = values.get(node.pe, {}) | _slot_values(
-                option, s, ends.get(sw_node, SlotEnds()), tags[(node.pe, option.slot)])
+                option, s, at, tags[(node.pe, option.slot)])
             continue
         v: dict[str, int] = {"enable": 1, "opcode": option.candidate.opcode}
         v |= s.unused()
-        for k, port in enumerate(node.inputs):
-            if port in enters:
+        for k in range(len(node.inputs)):
+            if k in at.enters:
                 mux = cl.pe_mux("in", k)
-                v |= {cl.mux_field(mux, "sel"): enters[port], cl.mux_field(mux, "disconnect"): 0}
-        for r, port in enumerate(node.outputs):
+                v |= {cl.mux_field(mux, "sel"): at.enters[k], cl.mux_field(mux, "disconnect"): 0}
+        for r in range(len(node.outputs)):
             mux = cl.pe_mux("out", r)
-            if port in leaves:
-                v |= {cl.mux_field(mux, "sel"): leaves[port], cl.mux_field(mux, "disconnect"): 0}
+            if r in at.leaves:
+                v |= {cl.mux_field(mux, "sel"): at.leaves[r], cl.mux_field(mux, "disconnect"): 0}
             else:  # drains
                 v |= {cl.mux_field(mux, "discard"): 1, cl.mux_field(mux, "disconnect"): 0}
         v |= dict(option.candidate.fields)
@@ -144,8 +134,8 @@ def _pe_values(m: Mapping, layout: cl.FabricLayout, values: dict[str, dict[str, 
 
 
 @dataclass
-class SlotEnds:
-    """Where an op in a temporal slot meets the rest, by its unit's port index."""
+class UnitEnds:
+    """Where an op on a unit meets the rest, by the unit's port index."""
 
     enters: dict[int, int] = field(default_factory=dict)
     """Unit input -> the PE input its route enters by."""
@@ -157,10 +147,10 @@ class SlotEnds:
     """Unit output -> the register it writes."""
 
 
-def _slot_ends(m: Mapping) -> dict[int, SlotEnds]:
-    """Per DFG node in a temporal slot, its ends: by DFG edge, as the slots
-    that share a unit share its ports."""
-    ends: dict[int, SlotEnds] = {}
+def _unit_ends(m: Mapping) -> dict[int, UnitEnds]:
+    """Per DFG node on a unit, its ends, edge by edge (the slots that share a
+    temporal PE's unit share its ports)."""
+    ends: dict[int, UnitEnds] = {}
     registers = register_edges(m.problem, m.placement)
     wires = m.wires
     for e in m.problem.sw.edges:
@@ -169,23 +159,23 @@ def _slot_ends(m: Mapping) -> dict[int, SlotEnds]:
         if e.is_memref or e.internal or a is None or b is None or path is None:
             continue
         src, dst = a.out_port(e.src_index), b.in_port(e.dst_index)
-        r = m.adg.nodes[a.hw_node].outputs.index(src) if a.slot >= 0 and src is not None else -1
-        k = m.adg.nodes[b.hw_node].inputs.index(dst) if b.slot >= 0 and dst is not None else -1
+        r = m.adg.nodes[a.hw_node].outputs.index(src) if a.candidate and src is not None else -1
+        k = m.adg.nodes[b.hw_node].inputs.index(dst) if b.candidate and dst is not None else -1
         if e.id in registers:
-            ends.setdefault(e.src, SlotEnds()).writes[r] = registers[e.id].register
-            ends.setdefault(e.dst, SlotEnds()).reads[k] = registers[e.id].register
+            ends.setdefault(e.src, UnitEnds()).writes[r] = registers[e.id].register
+            ends.setdefault(e.dst, UnitEnds()).reads[k] = registers[e.id].register
             continue
         if len(path) < 2:
             continue
         first, last = wires.get((path[0], path[1])), wires.get((path[-2], path[-1]))
         if r >= 0 and first is not None and first.pe_output_index >= 0:
-            ends.setdefault(e.src, SlotEnds()).leaves[r] = first.pe_output_index
+            ends.setdefault(e.src, UnitEnds()).leaves[r] = first.pe_output_index
         if k >= 0 and last is not None and last.pe_input_index >= 0:
-            ends.setdefault(e.dst, SlotEnds()).enters[k] = last.pe_input_index
+            ends.setdefault(e.dst, UnitEnds()).enters[k] = last.pe_input_index
     return ends
 
 
-def _slot_values(option: Option, s: cl.Slice, ends: SlotEnds, tag: int) -> dict[str, int]:
+def _slot_values(option: Option, s: cl.Slice, ends: UnitEnds, tag: int) -> dict[str, int]:
     """A temporal PE's instruction slot `option.slot`: its tag and opcode, a
     mux per unit input (the PE input its route enters by; the register it
     reads; else disconnected), a demux per unit output (the PE output it

@@ -164,7 +164,8 @@ class Mapping:
 def edge_nets(problem: Problem, placement: Placement
               ) -> tuple[list[Net], dict[int, tuple[int, int]], dict[int, list[int]]]:
     """The router's nets: one per produced value (its hardware source port) with
-    one sink per edge; edge -> (net, sink position); memref edges -> [p, p]."""
+    one sink per edge; edge -> (net, sink position); memref edges -> [p, p],
+    temporal_reg edges -> []."""
     nets: list[Net] = []
     where: dict[int, tuple[int, int]] = {}
     bound: dict[int, list[int]] = {}
@@ -175,7 +176,10 @@ def edge_nets(problem: Problem, placement: Placement
     registers = register_edges(problem, placement)
     for e in problem.sw.edges:
         a, b = placement.chosen[e.src], placement.chosen[e.dst]
-        if e.internal or e.id in registers:
+        if e.internal:
+            continue
+        if e.id in registers:   # between two slots of a temporal PE: nothing to route
+            bound[e.id] = []
             continue
         if e.is_memref:
             port = b.in_port(e.dst_index) if b is not None else None
@@ -203,10 +207,9 @@ def _edge_paths(problem: Problem, placement: Placement, routes: Routes,
                 where: dict[int, tuple[int, int]], bound: dict[int, list[int]]
                 ) -> list[list[int] | None]:
     paths: list[list[int] | None] = []
-    registers = register_edges(problem, placement)
     for e in problem.sw.edges:
-        if e.internal or e.id in registers:
-            paths.append([])   # inside a compound unit or a temporal PE: nothing to route
+        if e.internal:
+            paths.append([])   # inside a compound unit: nothing to route
         elif e.id in bound:
             paths.append(bound[e.id])
         elif e.id in where:
