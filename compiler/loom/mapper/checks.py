@@ -236,9 +236,10 @@ def _c8(m: Mapping) -> list[Violation]:
     owner: dict[tuple[str, int], int] = {}
     for e, path in _routed(m):
         wire = wires.get((path[0], path[1])) if len(path) > 1 else None
-        if wire is None or wire.pe_output_index < 0 or m.adg.nodes[m.adg.ports[path[0]].node].slots:
+        unit = m.adg.nodes[m.adg.ports[path[0]].node]
+        if wire is None or wire.pe_output_index < 0 or unit.slots:   # a temporal PE's: tagged
             continue
-        pe = m.adg.nodes[m.adg.ports[path[0]].node].pe
+        pe = unit.pe
         key = (pe, wire.pe_output_index)
         if owner.setdefault(key, path[0]) != path[0]:
             found.append(Violation("C8", f"spatial_pe {pe} output index {wire.pe_output_index} "

@@ -128,8 +128,7 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
         temporal = any(n.slots for n in m.adg.nodes)
         held = (f"{pes} PEs (a PE runs one op)" if not temporal else
                 f"{pes} PEs that host {counted(hosts, 'op', 'ops')} (a spatial PE runs one op, "
-                "a temporal PE "
-                "one a slot)")
+                "a temporal PE one a slot)")
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
                          f"and {adg} {held}; {hint}", where)
     # every op that could take one of this op's hosts competes for them

@@ -6,9 +6,9 @@ slot's tag is the runtime tag its operands arrive with: each routed edge
 into the op carries the tag bridges.tag_at finds at its last port (the
 add_tag before it, rewritten by the map_tags between); a slot fed only
 by registers takes a tag no other slot of its PE holds. Its results leave
-tagged with the slot's own tag (LOOM's result-tag default). C5 (temporal legality): the
-operands of one slot arrive with one tag, and the slots of one PE have
-distinct tags (the PE finds a token's slot by its tag).
+tagged with the slot's own tag (LOOM's result-tag default). C5 (temporal
+legality): the operands of one slot arrive with one tag, and the slots of
+one PE have distinct tags (the PE finds a token's slot by its tag).
 """
 
 from __future__ import annotations
