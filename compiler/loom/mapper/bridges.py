@@ -57,13 +57,35 @@ def request_lanes(g: AdgGraph, port: int, feeders: dict[int, list[int]]) -> list
     if len(src) != 1 or not isinstance(g.ports[port].type, TaggedType) or \
             _node(g, src[0]).kind not in ("add_tag", "map_tag", *MERGES):
         return [Lane(0, port, (port,))]
-    return sorted(_tagged_sources(g, port, feeders), key=lambda lane: lane.tag)
+    lanes = _tagged_sources(g, port, feeders)
+    # a lane a temporal PE feeds directly carries its slot's tag, which the
+    # mapper sets: the k-th such lane (depth first) takes tag k
+    direct = [k for k, lane in enumerate(lanes) if lane.tag == DIRECT]
+    for rank, k in enumerate(direct):
+        lanes[k] = Lane(rank, lanes[k].port, lanes[k].bridge)
+    return sorted(lanes, key=lambda lane: lane.tag)
+
+
+DIRECT = -2
+"""The tag of a lane a temporal PE's output feeds before it is numbered."""
+
+
+def _temporal_ends(g: AdgGraph, ports: list[int]) -> bool:
+    """Whether `ports` are the units' ports of one temporal PE: the flattened
+    PE's output (or input), a tagged lane's boundary without a bridge (LOOM's
+    memory-tagged-direct-boundary case)."""
+    nodes = {_node(g, p).pe for p in ports if _node(g, p).slots}
+    return len(ports) > 0 and len(nodes) == 1 and all(_node(g, p).slots for p in ports)
 
 
 def _tagged_sources(g: AdgGraph, port: int, feeders: dict[int, list[int]]) -> list[Lane]:
     """The add_tag lanes behind input `port`, through merge switches (a tree
-    when a family has more lanes than a switch has ports)."""
+    when a family has more lanes than a switch has ports), and the lanes a
+    temporal PE feeds directly (tagged by its slots, numbered by
+    request_lanes)."""
     src = feeders.get(port, [])
+    if _temporal_ends(g, src):
+        return [Lane(DIRECT, port, (port,))]
     if len(src) != 1:
         return []
     node = _node(g, src[0])
@@ -104,9 +126,12 @@ def _splits(node: AdgNode) -> bool:
 
 def _split_leaves(g: AdgGraph, port: int, sinks: dict[int, list[int]]
                   ) -> list[tuple[int, tuple[int, ...]]]:
-    """(del_tag output or -1, path from `port`) per leaf of the split tree
-    below output `port`, in output order."""
+    """(del_tag output, or the switch output a temporal PE's units take, or
+    -1; path from `port`) per leaf of the split tree below output `port`, in
+    output order."""
     dst = sinks.get(port, [])
+    if _temporal_ends(g, dst):
+        return [(port, (port,))]   # a temporal PE's input: its slots match the tag
     node = _node(g, dst[0]) if len(dst) == 1 else None
     if node is not None and _splits(node):
         return [(end, (port, dst[0], *path)) for out in node.outputs
@@ -171,6 +196,21 @@ def tag_at(g: AdgGraph, path: list[int], i: int) -> int:
     return tag
 
 
+def direct_lane_tag(g: AdgGraph, path: list[int]) -> int:
+    """The tag of the memory lane a route takes without a bridge, from or to a
+    temporal PE (request: the lane's tag; response: the lane's index), or -1.
+    The slot at the PE end must hold that tag (temporal_slots.py)."""
+    feeders, sinks = port_links(g)
+    if _node(g, path[-1]).resource_class == "memory":
+        lanes = request_lanes(g, path[-1], feeders)
+        return next((lane.tag for lane in lanes
+                     if lane.port in path and _temporal_ends(g, feeders.get(lane.port, []))), -1)
+    if _node(g, path[0]).resource_class == "memory":
+        return next((lane.tag for lane in response_lanes(g, path[0], sinks)
+                     if lane.port in path and _temporal_ends(g, sinks.get(lane.port, []))), -1)
+    return -1
+
+
 def _split_output(g: AdgGraph, path: list[int], i: int) -> int:
     for a, b in zip(path[i:], path[i + 1:]):
         node = g.nodes[g.ports[a].node]
@@ -179,5 +219,5 @@ def _split_output(g: AdgGraph, path: list[int], i: int) -> int:
     return -1
 
 
-__all__ = ["Lane", "families", "port_links", "request_lanes", "response_lanes", "tag_at",
+__all__ = ["Lane", "direct_lane_tag", "families", "port_links", "request_lanes", "response_lanes", "tag_at",
            "tag_response_lanes"]

@@ -53,6 +53,10 @@ class Violation:
     """LOOM's diagnostic text after the label."""
     sw_node: int | None = None
     sw_edge: int | None = None
+    unroutable: bool = False
+    """A conflict LOOM's router never makes (spec-mapper-model.md: negotiation
+    never relaxes a tagged same-tag conflict): it leaves the edge unrouted,
+    C3 in its report (diagnosis.py)."""
 
     def line(self) -> str:
         return f"{self.label}: {self.message}"
@@ -200,7 +204,8 @@ def _c4(m: Mapping) -> list[Violation]:
             where = _port_name(m, port)
             if tag >= 0:
                 found.append(Violation("C4", f"tagged routing-output conflict on hw_port "
-                                             f"{port} (tag {tag}), {where}", sw_edge=edge))
+                                             f"{port} (tag {tag}), {where}", sw_edge=edge,
+                                       unroutable=True))
                 continue
             found.append(Violation("C4", f"routing overuse on hw_port {port} with "
                                          f"{len(sources)} logical sources, {where}",
@@ -266,16 +271,18 @@ def _c10(m: Mapping) -> list[Violation]:
 
 def _c11(m: Mapping) -> list[Violation]:
     found = []
-    next_hop: dict[tuple[int, int], int] = {}
+    # a value is its producer's result (the slots of a temporal PE share a
+    # unit's port, each with values of its own)
+    next_hop: dict[tuple[int, int, int], int] = {}
     for e, path in _routed(m):
         for k in range(0, len(path) - 1, 2):  # every output and the input it drives
             out, nxt = path[k], path[k + 1]
-            if next_hop.setdefault((path[0], out), nxt) != nxt:
+            first = next_hop.setdefault((e.src, e.src_index, out), nxt)
+            if first != nxt:
                 node = m.adg.nodes[m.adg.ports[out].node]
                 kind = "routing" if node.resource_class == "routing" else "non-routing"
                 found.append(Violation("C11", f"{kind} source port {out} fans out to multiple "
-                                              f"next hops ({next_hop[(path[0], out)]} and {nxt})",
-                                       sw_edge=e.id))
+                                              f"next hops ({first} and {nxt})", sw_edge=e.id))
     return found
 
 

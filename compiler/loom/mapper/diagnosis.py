@@ -7,6 +7,10 @@ label), the op or edge with its C line, and what would fix it.
 - C1, every host taken: the ops that could use one of its hosts (the op's
   rivals) outnumber them; the smallest preset with as many hosts for it.
 - C3 (or C4 overuse left by routing): another seed, or the next larger preset.
+  A tagged same-tag conflict is reported as LOOM's mapper reports it: its
+  router never routes a flow onto a port where another has the same tag,
+  so the edge is unrouted (C3; its validator would name C4, as checks.py
+  does for a mapping given to it).
 """
 
 from __future__ import annotations
@@ -160,6 +164,8 @@ def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
 def diagnose(m: Mapping, violations: list[Violation], adg: str, dfg: str) -> LoomError:
     """The error to report for the first violation."""
     v = violations[0]
+    if v.unroutable:
+        v = replace(v, label="C3", message=f"unrouted edge {v.sw_edge}: {v.message}")
     if v.label == "C1" and v.sw_node is not None:
         return _c1(m, v, adg, dfg)
     if v.sw_edge is not None:

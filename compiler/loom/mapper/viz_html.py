@@ -49,14 +49,20 @@ def component_of(node: AdgNode) -> str:
     return node.pe if node.kind == "fu" else node.name
 
 
+def _component_kind(node: AdgNode) -> str:
+    """A unit's PE is temporal when it has instruction slots."""
+    if node.kind != "fu":
+        return node.kind
+    return "temporal_pe" if node.slots else "spatial_pe"
+
+
 def adg_data(g: AdgGraph, name: str) -> dict[str, Any]:
     components: dict[str, dict[str, Any]] = {}
     for node in g.nodes:
         if node.kind in ("module_in", "module_out"):
             continue
         comp = components.setdefault(component_of(node), {
-            "name": component_of(node), "kind": "spatial_pe" if node.kind == "fu" else node.kind,
-            "units": []})
+            "name": component_of(node), "kind": _component_kind(node), "units": []})
         if node.kind == "fu":
             comp["units"].append(node.name)
     links: dict[tuple[str, int, str, int], None] = {}
