@@ -46,3 +46,20 @@ def test_remf_stops_in_one_line():
         _netlist("remf")
     text = err.value.format()
     assert "arith.remf on floating point has no RTL unit yet" in text and "\n" not in text
+
+
+def test_a_memref_of_unknown_extent_stops_in_one_line():
+    # LOOM's DFGs take `memref<?xi32, ...>` arguments; the RTL memory's depth
+    # is the product of the extents, so one must be given
+    text = """builtin.module {
+    handshake.func @f(%m: memref<?xi32>, %i: index, %start: none) -> (i32, none) {
+      %d, %a = handshake.load [%i] %mem#0, %start : index, i32
+      %mem:2 = handshake.extmemory[ld = 1, st = 0] (%m : memref<?xi32>) (%a) {id = 0 : i32}
+          : (index) -> (i32, none)
+      handshake.return %d, %mem#1 : i32, none
+    }}"""
+    func = find_func(parse_module(text, "t.mlir"), None, "t.mlir")
+    with pytest.raises(LoomError) as err:
+        build_netlist(func, "t.mlir")
+    line = err.value.format()
+    assert "memref<?xi32>: the RTL memory needs every extent known" in line and "\n" not in line

@@ -66,11 +66,15 @@ def _port_lanes(ld: int, st: int, rank: int) -> list[Lane]:
     return ins
 
 
-def _memory(op: Operation) -> OpUnit:
+def _memory(op: Operation, filename: str) -> OpUnit:
     ld, st = _prop(op, "ld_count"), _prop(op, "st_count")
     mem_type = op.operands[0].type if op.name == "handshake.extmemory" else _prop(op, "mem_type")
     assert isinstance(mem_type, MemRefType)
     shape = tuple(mem_type.get_shape())
+    if any(d < 1 for d in shape):   # `?`: the RTL memory's depth is its extents' product
+        raise LoomError(f"{op.name} of {mem_type}: the RTL memory needs every extent known; "
+                        "give the memref its size (memref<256xi32>)",
+                        op_location(op) or Location(filename))
     ins = _port_lanes(ld, st, len(shape))
     outs = _lanes("ld_data", ld) + _lanes("st_done", st) + _lanes("ld_done", ld)
     family = "extmemory" if op.name == "handshake.extmemory" else "memory"
@@ -136,7 +140,7 @@ def op_unit(op: Operation, filename: str) -> OpUnit:
             _lanes("addr_to_mem", rank)
         return OpUnit(kind, dict(rank=rank, aw=INDEX_BITS, w=_w(data)), ins, outs)
     if name in ("handshake.extmemory", "handshake.memory"):
-        return _memory(op)
+        return _memory(op, filename)
     if isinstance(op, LoadStoreQueueOp):
         return _queue(op)
     if name == "dataflow.stream":
