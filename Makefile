@@ -24,9 +24,12 @@ KNAME    = $(basename $(basename $(notdir $(KERNEL))))
 # make fuzz: N random kernels through every stage (see loom fuzz --help)
 N       ?= 1000
 # make mutate: the templates' mutants (loom mutate --help); TEMPLATE=name for one,
-# CONFIG=kernel@adg for a mapped kernel's config words instead
+# CONFIG=kernel@adg for a mapped kernel's config words instead, AREA=lowering or
+# AREA=golden for the compiler's Python (SAMPLE=n mutants of it, default 200)
 TEMPLATE ?=
 CONFIG   ?=
+AREA     ?=
+SAMPLE   ?= 200
 
 .PHONY: setup test test-slow sim export fpga bench fuzz mutate clean help
 
@@ -41,7 +44,7 @@ help:
 	@echo "make test-slow                 the exhaustive runs behind the 'slow' marker"
 	@echo "make bench                     benchmark tables (bench/*.py)"
 	@echo "make fuzz [N=1000]             N random C kernels through every stage; failures reduced with cvise"
-	@echo "make mutate [TEMPLATE=name | CONFIG=kernel@adg]  seeded faults in the RTL templates (judged by their tests) or a fabric config (judged by fabric runs), into gen/mutate"
+	@echo "make mutate [TEMPLATE=name | CONFIG=kernel@adg | AREA=lowering|golden [SAMPLE=n]]  seeded faults in the RTL templates (judged by their tests), a fabric config (judged by fabric runs) or the compiler's Python (cosmic-ray; judged by the area's tests), into gen/mutate"
 	@echo "make setup                     only the bootstrap (apt, .venv)"
 
 setup: $(STAMPS)/venv
@@ -81,7 +84,7 @@ fuzz: setup $(STAMPS)/cvise
 	@$(RUN) loom fuzz --count $(N) -j $(JOBS) --reduce -o gen/fuzz
 
 mutate: setup
-	@$(RUN) loom mutate $(if $(CONFIG),--config $(CONFIG),$(if $(TEMPLATE),--template $(TEMPLATE)) -j $(JOBS)) --progress -o gen/mutate
+	@$(RUN) loom mutate $(if $(CONFIG),--config $(CONFIG),$(if $(AREA),--python $(AREA) --sample $(SAMPLE),$(if $(TEMPLATE),--template $(TEMPLATE))) -j $(JOBS)) --progress -o gen/mutate$(if $(AREA),-$(AREA))
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(RUN) python $$b || exit 1; done

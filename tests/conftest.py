@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from loom.frontend.driver import Artifacts, compile_kernel
+from loom.frontend.kernel_cache import KERNEL_CACHE_ENV, cached_compile
 
 # make test is deterministic: hypothesis draws the same examples every run
 # (the exhaustive runs behind -m slow explore with more examples instead).
@@ -27,13 +29,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def compiled(tmp_path_factory):
-    """compiled(name) -> Artifacts of kernels/<name>.c, compiled once per session (per worker)."""
+    """compiled(name) -> Artifacts of kernels/<name>.c, compiled once per
+    session (per worker), or once per mutation campaign (the folder
+    $LOOM_KERNEL_CACHE names: loom.frontend.kernel_cache)."""
     cache: dict[str, Artifacts] = {}
     root = tmp_path_factory.mktemp("kernels")
+    shared = os.environ.get(KERNEL_CACHE_ENV)
 
     def get(name: str) -> Artifacts:
         if name not in cache:
-            cache[name] = compile_kernel(KERNELS / f"{name}.c", None, [], [], root / name)
+            source, out = KERNELS / f"{name}.c", root / name
+            cache[name] = cached_compile(source, out, Path(shared)) if shared else \
+                compile_kernel(source, None, [], [], out)
         return cache[name]
 
     return get

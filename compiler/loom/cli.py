@@ -56,8 +56,11 @@ ADG_LIMITS = ("rows R and columns C 1 to 32, tracks T 1 to 7, memories N 1 to 64
 
 MUTATION_OPERATORS = ("logic", "compare", "negation", "term", "reset", "constant")
 CONFIG_MUTATION_OPERATORS = ("route", "drop", "opcode", "bit")
-"""loom.mutation.template_mutants.OPERATORS (not imported here: the parser
-stays light; a test keeps the two equal)."""
+PYTHON_MUTATION_OPERATORS = ("binary", "compare", "unary", "not", "number", "boolean", "loop")
+PYTHON_MUTATION_AREAS = ("lowering", "golden")
+"""loom.mutation.template_mutants.OPERATORS, config_mutants.CONFIG_OPERATORS,
+python_mutants.PYTHON_OPERATORS and AREAS (not imported here: the parser
+stays light; a test keeps them equal)."""
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DIGITS_MAX = 30
@@ -515,11 +518,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", dest="configs", action="append", default=[], metavar="K@A",
                    help="kernel K mapped onto ADG A (as `loom sim K --adg A`): mutate its "
                         "config words; repeatable")
+    p.add_argument("--python", dest="areas", action="append", default=[], metavar="AREA",
+                   choices=PYTHON_MUTATION_AREAS,
+                   help=f"mutate the compiler's Python instead, with cosmic-ray's operators: "
+                        f"area {' or '.join(PYTHON_MUTATION_AREAS)} (compiler/loom/lowering, "
+                        "judged by tests/lowering; compiler/loom/golden/ops, judged by "
+                        "tests/golden and every kernel's golden run against native C); "
+                        "repeatable")
     p.add_argument("--operator", dest="operators", action="append", metavar="OP",
-                   choices=MUTATION_OPERATORS + CONFIG_MUTATION_OPERATORS,
+                   choices=MUTATION_OPERATORS + CONFIG_MUTATION_OPERATORS
+                   + PYTHON_MUTATION_OPERATORS,
                    help=f"a mutation operator, repeatable (default all: "
                         f"{', '.join(MUTATION_OPERATORS)}; with --config "
-                        f"{', '.join(CONFIG_MUTATION_OPERATORS)})")
+                        f"{', '.join(CONFIG_MUTATION_OPERATORS)}; with --python "
+                        f"{', '.join(PYTHON_MUTATION_OPERATORS)})")
     p.add_argument("--sample", type=positive_int, metavar="N",
                    help="N (1 or more) mutants drawn at random, the same ones for the same "
                         "--seed")

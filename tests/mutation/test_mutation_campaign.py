@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from loom.cli import CONFIG_MUTATION_OPERATORS, MUTATION_OPERATORS, main
+from loom.cli import (CONFIG_MUTATION_OPERATORS, MUTATION_OPERATORS, PYTHON_MUTATION_AREAS,
+                      PYTHON_MUTATION_OPERATORS, main)
 from loom.diagnostics import LoomError
 from loom.mutation.campaign import Verdict, check_for, judged, reviewed, run_campaign, table
 from loom.mutation.config_mutants import CONFIG_OPERATORS
+from loom.mutation.python_mutants import AREAS, PYTHON_OPERATORS
 from loom.mutation.template_mutants import OPERATORS, template_mutants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,6 +79,7 @@ def test_the_command_lists_mutants_and_refuses_an_unknown_template(capsys, monke
     assert main(["mutate", "--template", "nosuch", "--list"]) == 2
     assert "error: no template 'nosuch.sv.j2'" in capsys.readouterr().err
     assert MUTATION_OPERATORS == OPERATORS and CONFIG_MUTATION_OPERATORS == CONFIG_OPERATORS
+    assert PYTHON_MUTATION_OPERATORS == PYTHON_OPERATORS and PYTHON_MUTATION_AREAS == tuple(AREAS)
 
 
 @pytest.mark.rtl

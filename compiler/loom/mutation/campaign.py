@@ -3,7 +3,8 @@ tests that should catch it, the verdicts in `mutants.jsonl` (issue 36).
 
 A template's judge is its own test module, named alike (the per-component
 grain): templates/<t>.sv.j2 by tests/rtl/test_<t>.py, or for a fabric
-component tests/fabric/test_<t>.py. A mutant is
+component tests/fabric/test_<t>.py; a Python module's, its area's tests
+(loom.mutation.python_mutants.AREAS). A mutant is
 
 - `killed` when that module fails (`killed_by` names the first failing test),
 - `survived` when it passes,
@@ -18,7 +19,10 @@ component tests/fabric/test_<t>.py. A mutant is
 Each worker runs in a workspace of its own: a copy of compiler/, tb/,
 tests/, templates/ and kernels/ whose Python comes first on PYTHONPATH, so
 the mutated template, the builds it causes and the tests' caches never
-touch the checkout (the unit builds live under the copy's gen/). The
+touch the checkout (the unit builds live under the copy's gen/). Python
+writes no bytecode there (a mutant of the same size within the same second
+would otherwise run a stale one), and the kernels the tests compile are
+compiled once per campaign, beside mutants.jsonl (frontend/kernel_cache.py). The
 verdicts are appended as they come; a second run with the same output
 skips every mutant already judged, so a campaign stopped by its time
 budget (or by Ctrl-C) goes on where it stopped.
@@ -42,6 +46,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from loom.diagnostics import Location, LoomError
+from loom.frontend.kernel_cache import KERNEL_CACHE_ENV
 from loom.mutation.template_mutants import OPERATORS, Mutant
 
 COPIED = ("compiler", "tb", "tests", "templates", "kernels", "pyproject.toml")
@@ -51,6 +56,8 @@ WORKSPACE_PREFIX = "loom-mutate-"
 """A worker's copy of the sources, beside mutants.jsonl while it runs (a
 campaign stopped by a signal leaves it; the next run on that output
 removes it)."""
+KERNEL_CACHE = "kernel-cache"
+"""The kernels compiled for a campaign's tests, beside mutants.jsonl."""
 DEFAULT_TIMEOUT = 600.0
 """Seconds one mutant's tests may take (a unit's build and episodes take
 10 to 60 s on this machine; a mutant that hangs a simulation runs out here)."""
@@ -111,6 +118,7 @@ class Workspace:
 
     def __init__(self, root: Path, parent: Path):
         self.dir = Path(tempfile.mkdtemp(prefix=WORKSPACE_PREFIX, dir=parent))
+        self.kernels = parent / KERNEL_CACHE
         for name in COPIED:
             src = root / name
             if src.is_dir():
@@ -120,8 +128,8 @@ class Workspace:
                 shutil.copy2(src, self.dir / name)
 
     def run(self, mutant: Mutant, check: str, timeout: float) -> Verdict:
-        """Put `mutant` in, run `check`, take it out again."""
-        path = self.dir / "templates" / mutant.template
+        """Put `mutant` in, run `check` (test paths, space-separated), take it out again."""
+        path = self.dir / mutant.folder / mutant.template
         original = path.read_text()
         path.write_text(mutant.apply(original))
         start = time.monotonic()
@@ -135,9 +143,10 @@ class Workspace:
 
     def _pytest(self, check: str, timeout: float) -> tuple[str, str]:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [str(self.dir / "compiler"), str(self.dir)]))
+            [str(self.dir / "compiler"), str(self.dir)]), PYTHONDONTWRITEBYTECODE="1",
+            **{KERNEL_CACHE_ENV: str(self.kernels)})
         cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p",
-               "no:cacheprovider", "-rf", check]
+               "no:cacheprovider", "-rf", *check.split()]
         try:
             done = subprocess.run(cmd, cwd=self.dir, env=env, capture_output=True, text=True,
                                   timeout=timeout, start_new_session=True)
@@ -177,12 +186,15 @@ class Recorder:
 def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1,
                  timeout: float = DEFAULT_TIMEOUT, budget: float | None = None,
                  tick: Callable[[str], None] = lambda _: None,
-                 equivalent: Mapping[str, str] | None = None) -> list[Verdict]:
+                 equivalent: Mapping[str, str] | None = None,
+                 judge: Callable[[Mutant], str | None] | None = None) -> list[Verdict]:
     """Judge every mutant not yet in `out` (appending its verdict there), with
     `jobs` workers, starting none after `budget` seconds; the verdicts of
     `mutants` found in `out` afterwards, in `mutants`' order. A mutant in
-    `equivalent` (id -> reviewed reason) is recorded so, not run."""
+    `equivalent` (id -> reviewed reason) is recorded so, not run. `judge`
+    gives a mutant's test paths (default: its template's test module)."""
     equivalent = equivalent or {}
+    judge = judge or (lambda m: check_for(m.template, root))
     done = judged(out)
     todo = [m for m in mutants if m.id not in done]
     for stale in out.parent.glob(f"{WORKSPACE_PREFIX}*"):
@@ -201,7 +213,7 @@ def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1
                     m = work.get_nowait()
                 except queue.Empty:
                     return
-                check = check_for(m.template, root)
+                check = judge(m)
                 if check is None or m.id in equivalent:
                     record(_unjudged(m, equivalent.get(m.id, "")))
                     continue
@@ -268,5 +280,5 @@ def _row(name: str, c: Counter[str], width: int) -> str:
     return f"{name:<{width}} " + " ".join(f"{c[k]:>10}" for k in VERDICTS) + f"  {rate}"
 
 
-__all__ = ["COPIED", "DEFAULT_TIMEOUT", "VERDICTS", "Recorder", "Verdict", "Workspace",
+__all__ = ["COPIED", "DEFAULT_TIMEOUT", "KERNEL_CACHE", "VERDICTS", "Recorder", "Verdict", "Workspace",
            "check_for", "judged", "reviewed", "run_campaign", "table"]

@@ -3,13 +3,14 @@ fabric configuration, and count what the checks catch (issue 36;
 loom.mutation.campaign and loom.mutation.config_judge say how each is
 judged).
 
-    loom mutate [--template T ... | --config K@A ...] [--operator OP ...]
+    loom mutate [--template T ... | --config K@A ... | --python AREA ...] [--operator OP ...]
                 [--sample N [--seed S]] [--list] [--equivalent FILE] [-j N]
                 [--timeout S] [--budget S] [-o DIR]
 
 writes DIR/mutants.jsonl (default gen/mutate) and prints a table by
-operator and by template (or config target). Run from the repository's
-root (the templates and their tests are read there).
+operator and by template (or config target, or Python module). Run from
+the repository's root (the templates, modules and their tests are read
+there).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from loom.diagnostics import Location, LoomError
 from loom.mutation.campaign import Verdict, reviewed, run_campaign, table
 from loom.mutation.template_mutants import OPERATORS, Mutant, template_mutants
 from loom.progress import Progress
+
 
 def select(root: Path, templates: list[str], operators: tuple[str, ...]) -> list[Mutant]:
     """The mutants of the named templates (all of templates/ when none), by `operators`."""
@@ -52,8 +54,12 @@ def mutate_main(args: argparse.Namespace) -> int:
     if args.configs:
         return _config_main(args)
     root = Path.cwd()   # the repository whose templates and tests the campaign reads
-    operators = tuple(args.operators or OPERATORS)
-    mutants = sample(select(root, args.templates, operators), args.sample, args.seed)
+    judges: dict[str, str] = {}
+    if args.areas:
+        mutants = _python_mutants(root, args, judges)
+    else:
+        operators = tuple(args.operators or OPERATORS)
+        mutants = sample(select(root, args.templates, operators), args.sample, args.seed)
     if args.list:
         for m in mutants:
             print(f"{m.id}  {m.original!r} -> {m.replacement!r}")
@@ -63,9 +69,25 @@ def mutate_main(args: argparse.Namespace) -> int:
     progress = Progress(enabled=args.progress)
     verdicts = run_campaign(root, mutants, out, jobs=args.jobs, timeout=args.timeout,
                             budget=args.budget, tick=progress.update,
-                            equivalent=reviewed(_path(args.equivalent)))
+                            equivalent=reviewed(_path(args.equivalent)),
+                            judge=(lambda m: judges[m.id]) if judges else None)
     progress.clear()
     return _report(verdicts, len(mutants), out)
+
+
+def _python_mutants(root: Path, args: argparse.Namespace, judges: dict[str, str]
+                    ) -> list[Mutant]:
+    """The sampled mutants of each --python area (`--sample N`: N an area),
+    each one's judge (its area's tests) into `judges`."""
+    from loom.mutation.python_mutants import AREAS, PYTHON_OPERATORS, area_mutants
+
+    operators = tuple(args.operators or PYTHON_OPERATORS)
+    out: list[Mutant] = []
+    for area in dict.fromkeys(args.areas):
+        picked = sample(area_mutants(root, area, operators), args.sample, args.seed)
+        judges.update((m.id, " ".join(AREAS[area].judge)) for m in picked)
+        out += picked
+    return out
 
 
 def _config_main(args: argparse.Namespace) -> int:

@@ -44,10 +44,10 @@ _HANDSHAKE_ASSIGN = re.compile(r"\bassign\s+\w*(?:valid|ready)\w*(?:\s*\[[^\]]*\
 
 @dataclass(frozen=True)
 class Mutant:
-    """One fault in one template."""
+    """One fault in one template (or one Python module: python_mutants.py)."""
 
     template: str
-    """The template's file name (templates/<template>)."""
+    """The file's name under `folder` (templates/<template>)."""
     offset: int
     """Where the replaced text starts in the template."""
     original: str
@@ -55,6 +55,8 @@ class Mutant:
     operator: str
     line: int
     column: int
+    folder: str = "templates"
+    """The folder of `template`, from the repository's root."""
 
     @property
     def id(self) -> str:
