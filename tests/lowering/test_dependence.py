@@ -179,3 +179,153 @@ def test_explain_names_the_accesses_that_keep_a_loop(tmp_path_factory):
     text = "\n".join(explain("s", chains["arg1"]))
     assert "bicg.c:3" in text and "ordered (load at" in text
     assert "bicg.c:5:5: iterations overlap" in text
+
+
+EVEN_ODD = """
+void even_odd(int a[32]) {
+  for (int i = 0; i < 16; i++)
+    a[i << 1] = a[(i << 1) + 1] * 3;
+}
+int main(void) {
+  int a[32];
+  for (int i = 0; i < 32; i++) a[i] = i;
+  even_odd(a);
+  return 0;
+}
+"""
+
+
+def test_even_stores_and_odd_loads_are_two_chains(tmp_path_factory):
+    # 2i is never 2j + 1: the shifted subscripts are disjoint, as HALVES' are;
+    # and no two iterations store one element, so the stores' loop overlaps
+    chains = _chains(tmp_path_factory, "even_odd", EVEN_ODD)["arg0"]
+    assert [[acc.kind for acc in c.accesses] for c in chains] == [["load"], ["store"]]
+    assert _free_lines(chains[1]) == {3}
+
+
+NEXT_EVEN = EVEN_ODD.replace("(i << 1) + 1", "(i << 1) + 2").replace("even_odd", "next_even")
+
+
+def test_a_shifted_subscript_keeps_the_order_it_needs(tmp_path_factory):
+    # iteration i + 1 stores a[2i + 2], which iteration i loads: one chain,
+    # and its loop keeps its order
+    (chain,) = _chains(tmp_path_factory, "next_even", NEXT_EVEN)["arg0"]
+    assert chain.free_loops == set()
+
+
+OFFSET = """
+void offset(int a[32], int n) {
+  int k = n * n;
+  for (int i = 0; i < 16; i++)
+    a[i + k] = a[i] + 1;
+}
+int main(void) {
+  int a[32];
+  for (int i = 0; i < 32; i++) a[i] = i;
+  offset(a, 1);
+  return 0;
+}
+"""
+
+
+def test_an_offset_fixed_for_the_invocation_keeps_the_order(tmp_path_factory):
+    # with n = 1, iteration i stores what iteration i + 1 loads: k = n * n is
+    # no affine form of n but fixed for the invocation (a symbol), so the
+    # loop may not overlap for any n
+    (chain,) = _chains(tmp_path_factory, "offset", OFFSET)["arg0"]
+    assert chain.free_loops == set()
+
+
+THIRDS = """
+void thirds(int a[64]) {
+  for (int i = 0; i < 16; i++)
+    a[3 * i] = a[3 * i + 1] * 3;
+}
+int main(void) {
+  int a[64];
+  for (int i = 0; i < 64; i++) a[i] = i;
+  thirds(a);
+  return 0;
+}
+"""
+
+
+def test_a_scaled_subscript_is_affine(tmp_path_factory):
+    # 3i is never 3j + 1, and no two iterations store one element
+    chains = _chains(tmp_path_factory, "thirds", THIRDS)["arg0"]
+    assert [[acc.kind for acc in c.accesses] for c in chains] == [["load"], ["store"]]
+    assert _free_lines(chains[1]) == {3}
+
+
+SHIFT_BY = """
+void shift_by(int a[64], int s) {
+  for (int i = 0; i < 8; i++)
+    a[i << s] = a[(i << s) + 1] + 1;
+}
+int main(void) {
+  int a[64];
+  for (int i = 0; i < 64; i++) a[i] = i;
+  shift_by(a, 0);
+  return 0;
+}
+"""
+
+
+def test_a_shift_by_a_variable_keeps_every_order(tmp_path_factory):
+    # with s = 0, iteration i + 1 stores what iteration i loads; i << s is
+    # no affine form, so nothing may overlap
+    (chain,) = _chains(tmp_path_factory, "shift_by", SHIFT_BY)["arg0"]
+    assert chain.free_loops == set()
+
+
+CARRIED_INDEX = """
+void carried(int a[40]) {
+  int j = 0;
+  for (int i = 0; i < 32; i += 2) {
+    a[j] = a[j + 1] * 3;
+    j++;
+  }
+}
+int main(void) {
+  int a[40];
+  for (int i = 0; i < 40; i++) a[i] = i;
+  carried(a);
+  return 0;
+}
+"""
+
+
+def test_an_index_carried_by_the_loop_is_not_its_induction(tmp_path_factory):
+    # j counts 0, 1, 2 while i counts 0, 2, 4: the store of one iteration is
+    # the load of the one before, so the loop keeps its order
+    (chain,) = _chains(tmp_path_factory, "carried", CARRIED_INDEX)["arg0"]
+    assert chain.free_loops == set()
+
+
+UNSIGNED_OFFSET = """module {
+  func.func @unsigned_offset(%arg0: memref<512xi32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c256 = arith.constant 256 : index
+    %m1 = arith.constant -1 : i8
+    %k = arith.extui %m1 : i8 to i32
+    scf.for %i = %c0 to %c1 step %c1 : i32 {
+      %a = arith.addi %i, %k : i32
+      %ai = arith.index_cast %a : i32 to index
+      %v = memref.load %arg0[%c256] : memref<512xi32>
+      memref.store %v, %arg0[%ai] : memref<512xi32>
+    }
+    return
+  }
+}
+"""
+
+
+def test_a_negative_constant_read_unsigned_is_its_pattern(tmp_path):
+    # extui of i8 -1 is 255: the store reaches a[255], never the load's
+    # a[256] (clang folds such constants, so this is SCF written by hand)
+    path = tmp_path / "unsigned_offset.scf.mlir"
+    path.write_text(UNSIGNED_OFFSET)
+    _, lowered = lower_module(load_module(path), "unsigned_offset", 64, str(path))
+    (chains,) = lowered.record.chains.values()
+    assert sorted([acc.kind for acc in c.accesses] for c in chains) == [["load"], ["store"]]
