@@ -329,3 +329,35 @@ def test_a_negative_constant_read_unsigned_is_its_pattern(tmp_path):
     _, lowered = lower_module(load_module(path), "unsigned_offset", 64, str(path))
     (chains,) = lowered.record.chains.values()
     assert sorted([acc.kind for acc in c.accesses] for c in chains) == [["load"], ["store"]]
+
+
+
+HALVES_UNKNOWN_EXTENT = """module {
+  func.func @halves(%arg0: memref<?xi32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %c3 = arith.constant 3 : i32
+    scf.for %i = %c0 to %c8 step %c1 : i32 {
+      %li = arith.index_cast %i : i32 to index
+      %v = memref.load %arg0[%li] : memref<?xi32>
+      %w = arith.muli %v, %c3 : i32
+      %s = arith.addi %i, %c8 : i32
+      %si = arith.index_cast %s : i32 to index
+      memref.store %w, %arg0[%si] : memref<?xi32>
+    }
+    return
+  }
+}
+"""
+
+
+def test_a_memref_of_unknown_extent_has_addresses_too(tmp_path):
+    # HALVES on memref<?xi32> (SCF written by hand: C's pointer parameters
+    # are refused): one dimension, so the address is the subscript whatever
+    # the extent, and the halves stay disjoint
+    path = tmp_path / "halves.scf.mlir"
+    path.write_text(HALVES_UNKNOWN_EXTENT)
+    _, lowered = lower_module(load_module(path), "halves", 64, str(path))
+    (chains,) = lowered.record.chains.values()
+    assert sorted([acc.kind for acc in c.accesses] for c in chains) == [["load"], ["store"]]
