@@ -50,6 +50,15 @@ def test_every_dependence_a_run_shows_keeps_its_order(compiled, name):
                 f"{name}: the loop at level {level} overlaps two accesses of one element"
 
 
+def _scf_kinds(tmp_path, name, text):
+    """The access kinds of each chain of the one memref of SCF `text`."""
+    path = tmp_path / f"{name}.scf.mlir"
+    path.write_text(text)
+    _, lowered = lower_module(load_module(path), name, 64, str(path))
+    (chains,) = lowered.record.chains.values()
+    return sorted([acc.kind for acc in c.accesses] for c in chains)
+
+
 def _chains(tmp_path_factory, name, text):
     _, arts = compile_c(tmp_path_factory, name, text)
     _, lowered = lower_module(load_module(arts.scf_mlir), arts.top, 64, str(arts.scf_mlir))
@@ -324,11 +333,7 @@ UNSIGNED_OFFSET = """module {
 def test_a_negative_constant_read_unsigned_is_its_pattern(tmp_path):
     # extui of i8 -1 is 255: the store reaches a[255], never the load's
     # a[256] (clang folds such constants, so this is SCF written by hand)
-    path = tmp_path / "unsigned_offset.scf.mlir"
-    path.write_text(UNSIGNED_OFFSET)
-    _, lowered = lower_module(load_module(path), "unsigned_offset", 64, str(path))
-    (chains,) = lowered.record.chains.values()
-    assert sorted([acc.kind for acc in c.accesses] for c in chains) == [["load"], ["store"]]
+    assert _scf_kinds(tmp_path, "unsigned_offset", UNSIGNED_OFFSET) == [["load"], ["store"]]
 
 
 
@@ -356,8 +361,4 @@ def test_a_memref_of_unknown_extent_has_addresses_too(tmp_path):
     # HALVES on memref<?xi32> (SCF written by hand: C's pointer parameters
     # are refused): one dimension, so the address is the subscript whatever
     # the extent, and the halves stay disjoint
-    path = tmp_path / "halves.scf.mlir"
-    path.write_text(HALVES_UNKNOWN_EXTENT)
-    _, lowered = lower_module(load_module(path), "halves", 64, str(path))
-    (chains,) = lowered.record.chains.values()
-    assert sorted([acc.kind for acc in c.accesses] for c in chains) == [["load"], ["store"]]
+    assert _scf_kinds(tmp_path, "halves", HALVES_UNKNOWN_EXTENT) == [["load"], ["store"]]
