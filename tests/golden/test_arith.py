@@ -78,6 +78,9 @@ def test_casts_match_c(ref, case):
     assert run_actor(arith.ExtSI(w, 64), [[a]]) == [[sext64]]
     assert run_actor(arith.ExtUI(w, 64), [[a]]) == [[a]]
     assert run_actor(arith.IndexCast(w, 64), [[a]]) == [[sext64]]
+    # index_castui: C's unsigned conversion, modulo 2^width both ways
+    assert run_actor(arith.IndexCastUI(w, 64), [[a]]) == [[a]]
+    assert run_actor(arith.IndexCastUI(64, 8), [[sext64]]) == [[a & 0xFF]]
     assert run_actor(arith.TruncI(64, 8), [[sext64]]) == [[a & 0xFF]]
     assert run_actor(arith.TruncI(w, 1), [[a]]) == [[a & 1]]
 

@@ -112,7 +112,7 @@ class _Cast(_Join):
 class _FromInt(_Cast):
     """sitofp / uitofp: an integer pattern rounded once to the float format."""
 
-    is_signed = True
+    is_signed: bool   # each op sets it
     expr = "self.op(self.width_out, a, self.width_in, self.is_signed)"
     op = staticmethod(floats.from_int)
 
@@ -131,7 +131,7 @@ class UIToFP(_FromInt):
 class _ToInt(_Cast):
     """fptosi / fptoui: truncated toward zero, saturated, NaN to 0."""
 
-    is_signed = True
+    is_signed: bool   # each op sets it
     expr = "self.op(self.width_in, a, self.width_out, self.is_signed)"
     op = staticmethod(floats.to_int)
 
