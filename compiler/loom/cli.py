@@ -523,7 +523,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"mutate the compiler's Python instead, with cosmic-ray's operators: "
                         f"area {' or '.join(PYTHON_MUTATION_AREAS)} (compiler/loom/lowering, "
                         "judged by tests/lowering; compiler/loom/golden/ops, judged by "
-                        "tests/golden and every kernel's golden run against native C); "
+                        "tests/golden and tests/lowering: every kernel's golden run against "
+                        "native C); "
                         "repeatable")
     p.add_argument("--operator", dest="operators", action="append", metavar="OP",
                    choices=MUTATION_OPERATORS + CONFIG_MUTATION_OPERATORS

@@ -2,7 +2,7 @@
 
 import pytest
 
-from loom.golden.actor import run_actor
+from loom.golden.actor import drive_actor, run_actor
 from loom.golden.channel import Channel
 from loom.golden.ops.carry import Carry
 from loom.golden.ops.gate import Gate
@@ -136,3 +136,10 @@ def test_stream_gate_carry_chain_sums_the_index():
         feedback = [c + i for c, i in zip(carried, body_idx)]
     assert len(carried) == n + 1
     assert carried[-1] == sum(range(n))
+
+
+def test_gate_waits_for_a_value_for_each_condition():
+    # seed 001: a gate consumes one value and one condition a firing; more
+    # conditions than values leave the extra conditions untaken
+    outs, consumed = drive_actor(Gate(), [[5], [T, T, F]])
+    assert outs == [[5], []] and consumed == [1, 1]

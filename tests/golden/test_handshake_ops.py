@@ -160,3 +160,13 @@ def test_lsq_fence_waits_for_the_allocated_accesses():
                                          groups=[(("st", 0),), (("ld", 0),)]),
                           [[9], [1], [1], [None], [None], [None]])
     assert outs == [[9], [None], [None], [None]]
+
+
+def test_one_slot_buffers_and_one_input_joins_are_valid():
+    # CIRCT: a buffer has at least one slot, a join at least one operand
+    assert run_actor(Buffer(1), [[1, 2]]) == [[1, 2]]
+    assert run_actor(Join(1), [[7, 8]]) == [[None, None]]
+    with pytest.raises(ValueError):
+        Buffer(0)
+    with pytest.raises(ValueError):
+        Join(0)
