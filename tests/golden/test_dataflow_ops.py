@@ -143,3 +143,14 @@ def test_gate_waits_for_a_value_for_each_condition():
     # conditions than values leave the extra conditions untaken
     outs, consumed = drive_actor(Gate(), [[5], [T, T, F]])
     assert outs == [[5], []] and consumed == [1, 1]
+
+
+def test_a_carry_waits_for_the_input_of_its_state():
+    # seed 001: NeedInit takes the initial value (input 1), NeedCond the
+    # condition (input 0), NeedLoop the loop value (input 2)
+    c, ins = Carry(), [Channel(f"in{i}") for i in range(3)]
+    assert c.waiting_on(ins) == [1]
+    c.state = "NeedCond"
+    assert c.waiting_on(ins) == [0]
+    c.state = "NeedLoop"
+    assert c.waiting_on(ins) == [2]

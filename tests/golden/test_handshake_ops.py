@@ -170,3 +170,25 @@ def test_one_slot_buffers_and_one_input_joins_are_valid():
         Buffer(0)
     with pytest.raises(ValueError):
         Join(0)
+
+
+def test_memory_contents_must_fill_its_shape():
+    with pytest.raises(ValueError, match="given 2 values"):
+        Memory(ld=1, st=0, shape=(4,), width=8, storage=[1, 2])
+
+
+def test_a_load_waits_for_its_address_and_control():
+    # the address half fires on (address, ctrl): a stalled load names the
+    # inputs of that half that are empty (a deadlock report's words)
+    addr, data, ctrl = Channel("addr"), Channel("data"), Channel("ctrl")
+    assert Load().waiting_on([addr, data, ctrl]) == [0, 2]
+    addr.q.append(3)
+    assert Load().waiting_on([addr, data, ctrl]) == [2]
+    ctrl.q.append(None)
+    assert Load().waiting_on([addr, data, ctrl]) == []
+
+
+def test_unbundle_sends_control_data_and_each_extra_to_its_own_output():
+    from loom.golden.ops.compose import Unbundle
+    assert run_actor(Unbundle(2), [[(1, 2, 3), (4, 5, 6)]]) == [
+        [None, None], [1, 4], [2, 5], [3, 6]]

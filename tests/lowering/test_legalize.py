@@ -33,6 +33,17 @@ def test_join_trees_respect_the_limit_and_keep_semantics(limit, fanin):
     run = run_dfg(reparsed, Bundle("j"), "j")
     assert run.ok, run.problems()
     assert sum(len(j.operands) for j in joins) == fanin + len(joins) - 1
+    # as shallow as the limit allows: a tree of depth d holds limit ** d inputs
+    depth = next(d for d in range(fanin + 1) if limit ** d >= fanin)
+    assert _depth(func.body.block.last_op.operands[0]) == max(depth, 1)
+
+
+def _depth(value) -> int:
+    """Joins on the longest path from a function argument to `value`."""
+    op = value.owner
+    if not isinstance(op, hs.JoinOp):
+        return 0
+    return 1 + max(_depth(v) for v in op.operands)
 
 
 @pytest.mark.parametrize("limit", [1, 0])
