@@ -192,3 +192,8 @@ def test_unbundle_sends_control_data_and_each_extra_to_its_own_output():
     from loom.golden.ops.compose import Unbundle
     assert run_actor(Unbundle(2), [[(1, 2, 3), (4, 5, 6)]]) == [
         [None, None], [1, 4], [2, 5], [3, 6]]
+
+
+def test_a_mux_of_three_data_inputs_selects_each():
+    out = run_actor(Mux(3), [[2, 0, 1], [10], [20], [30]])
+    assert out == [[30, 10, 20]]
