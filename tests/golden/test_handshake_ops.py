@@ -197,3 +197,19 @@ def test_unbundle_sends_control_data_and_each_extra_to_its_own_output():
 def test_a_mux_of_three_data_inputs_selects_each():
     out = run_actor(Mux(3), [[2, 0, 1], [10], [20], [30]])
     assert out == [[30, 10, 20]]
+
+
+def test_a_mux_names_a_select_past_its_inputs_and_waits_for_its_select():
+    from loom.golden.ops.mux import MuxSelectOutOfRange
+    with pytest.raises(MuxSelectOutOfRange, match="select 5 with 2 data inputs"):
+        run_actor(Mux(2), [[5], [1], [2]])
+    sel, a, b = Channel("sel"), Channel("a"), Channel("b")
+    assert Mux(2).waiting_on([sel, a, b]) == [0]
+    sel.q.append(1)
+    assert Mux(2).waiting_on([sel, a, b]) == [2]
+
+
+def test_a_sync_has_at_least_one_input():
+    assert run_actor(Sync(1), [[4]]) == [[4]]
+    with pytest.raises(ValueError):
+        Sync(0)
