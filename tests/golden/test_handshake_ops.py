@@ -213,3 +213,11 @@ def test_a_sync_has_at_least_one_input():
     assert run_actor(Sync(1), [[4]]) == [[4]]
     with pytest.raises(ValueError):
         Sync(0)
+
+
+def test_bundle_makes_a_tuple_only_with_extras_and_odd_widths_pack():
+    from loom.golden.ops.compose import Bundle
+    assert run_actor(Bundle(0), [[None], [7]]) == [[7]]
+    assert run_actor(Bundle(1), [[None], [7], [1]]) == [[(7, 1)]]
+    # channel<i3, [tag: i5]>: data in bits 0..2, the tag above
+    assert pack((5, 17), (3, 5)) == 5 | (17 << 3)
