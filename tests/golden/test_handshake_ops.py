@@ -221,3 +221,18 @@ def test_bundle_makes_a_tuple_only_with_extras_and_odd_widths_pack():
     assert run_actor(Bundle(1), [[None], [7], [1]]) == [[(7, 1)]]
     # channel<i3, [tag: i5]>: data in bits 0..2, the tag above
     assert pack((5, 17), (3, 5)) == 5 | (17 << 3)
+
+
+def test_a_one_input_mux_and_what_a_queue_waits_for():
+    assert run_actor(Mux(1), [[0, 0], [5, 6]]) == [[5, 6]]
+    # st_data 0, st_addr 1, ld_addr 2, the groups' allocations 3 and 4, fence 5:
+    # with the load's group allocated, the queue's head waits for its address
+    q = LoadStoreQueue(ld=1, st=1, shape=(2,), width=8, groups=[(("st", 0),), (("ld", 0),)])
+    ins = [Channel(f"in{i}") for i in range(q.n_in)]
+    outs = [Channel(f"out{i}") for i in range(q.n_out)]
+    ins[4].q.append(None)
+    while q.fire(ins, outs):
+        pass
+    assert q.waiting_on(ins) == [2]
+    ins[2].q.append(1)
+    assert q.waiting_on(ins) == []
