@@ -135,3 +135,22 @@ def test_loom_extmemory_load_on_the_golden_model(tmp_path, capsys):
     status, report, out = _golden(tmp_path, "single_load.dfg.mlir", text, bundle, capsys)
     assert status == 0, out
     assert report["results"][0][0] == mem[idx]
+
+
+def test_loom_names_alone_are_normalized_too(tmp_path):
+    # every value used once: only argNames/resNames differ from our form,
+    # and the DFG commands read must carry our names (arg_names, res_names)
+    text = """\
+module {
+  handshake.func @pass(%a: i32, %ctrl: none, ...) -> (i32, none)
+      attributes {argNames = ["a", "ctrl"], resNames = ["r", "done"]} {
+    return %a, %ctrl : i32, none
+  }
+}
+"""
+    path = tmp_path / "pass.dfg.mlir"
+    path.write_text(text)
+    out = prepare_dfg(path, tmp_path / "out", "pass")
+    assert out != path
+    written = out.read_text()
+    assert "arg_names" in written and "argNames" not in written
