@@ -32,8 +32,9 @@ def cached_compile(kernel: Path, out_dir: Path, cache: Path) -> Artifacts:
     `cache` when an earlier run left them there (and left there otherwise)."""
     entry = cache / _key(kernel)
     if not (entry / ENTRY).is_file():
-        _store(compile_kernel(kernel, None, [], [], out_dir), entry)
-        return _relocated(pickle.loads((entry / ENTRY).read_bytes()), out_dir)
+        arts = compile_kernel(kernel, None, [], [], out_dir)
+        _store(arts, entry)
+        return arts
     shutil.copytree(entry, out_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns(ENTRY))
     return _relocated(pickle.loads((entry / ENTRY).read_bytes()), out_dir)
 

@@ -74,8 +74,8 @@ def _temporal_ends(g: AdgGraph, ports: list[int]) -> bool:
     """Whether `ports` are the units' ports of one temporal PE: the flattened
     PE's output (or input), a tagged lane's boundary without a bridge (LOOM's
     memory-tagged-direct-boundary case)."""
-    nodes = {_node(g, p).pe for p in ports if _node(g, p).slots}
-    return len(ports) > 0 and len(nodes) == 1 and all(_node(g, p).slots for p in ports)
+    nodes = [_node(g, p) for p in ports]
+    return bool(nodes) and all(n.slots for n in nodes) and len({n.pe for n in nodes}) == 1
 
 
 def _tagged_sources(g: AdgGraph, port: int, feeders: dict[int, list[int]]) -> list[Lane]:
@@ -196,19 +196,20 @@ def tag_at(g: AdgGraph, path: list[int], i: int) -> int:
     return tag
 
 
-def direct_lane_tag(g: AdgGraph, path: list[int]) -> int:
+def direct_lane_tag(g: AdgGraph, path: list[int], feeders: dict[int, list[int]],
+                    sinks: dict[int, list[int]]) -> int:
     """The tag of the memory lane a route takes without a bridge, from or to a
-    temporal PE (request: the lane's tag; response: the lane's index), or -1.
-    The slot at the PE end must hold that tag (temporal_slots.py)."""
-    feeders, sinks = port_links(g)
+    temporal PE (request: the lane's tag; response: the lane's index), or -1
+    (`feeders`, `sinks`: port_links(g)). The slot at the PE end must hold
+    that tag (temporal_slots.py)."""
     if _node(g, path[-1]).resource_class == "memory":
-        lanes = request_lanes(g, path[-1], feeders)
-        return next((lane.tag for lane in lanes
-                     if lane.port in path and _temporal_ends(g, feeders.get(lane.port, []))), -1)
-    if _node(g, path[0]).resource_class == "memory":
-        return next((lane.tag for lane in response_lanes(g, path[0], sinks)
-                     if lane.port in path and _temporal_ends(g, sinks.get(lane.port, []))), -1)
-    return -1
+        lanes, links = request_lanes(g, path[-1], feeders), feeders
+    elif _node(g, path[0]).resource_class == "memory":
+        lanes, links = response_lanes(g, path[0], sinks), sinks
+    else:
+        return -1
+    return next((lane.tag for lane in lanes
+                 if lane.port in path and _temporal_ends(g, links.get(lane.port, []))), -1)
 
 
 def _split_output(g: AdgGraph, path: list[int], i: int) -> int:

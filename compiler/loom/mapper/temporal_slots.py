@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from loom.mapper.bridges import direct_lane_tag, tag_at
+from loom.mapper.bridges import direct_lane_tag, port_links, tag_at
 from loom.mapper.mapping import Mapping
 
 
@@ -55,6 +55,7 @@ def temporal_slots(m: Mapping) -> list[Slot]:
 
 def _arriving(m: Mapping) -> list[Slot]:
     found = []
+    links = port_links(m.adg)   # once: direct_lane_tag follows them for each edge
     for node, option in enumerate(m.placement.chosen):
         if option is None or option.slot < 0 or option.candidate is None:
             continue
@@ -63,8 +64,8 @@ def _arriving(m: Mapping) -> list[Slot]:
             path = m.paths[e.id]
             if path and len(path) > 1 and not e.is_memref:
                 tag = tag_at(m.adg, path, len(path) - 1)
-                tags.add(tag if tag >= 0 else direct_lane_tag(m.adg, path))
-        leaving = {direct_lane_tag(m.adg, path) for e in m.problem.sw.out_edges(node)
+                tags.add(tag if tag >= 0 else direct_lane_tag(m.adg, path, *links))
+        leaving = {direct_lane_tag(m.adg, path, *links) for e in m.problem.sw.out_edges(node)
                    if (path := m.paths[e.id])}
         arriving = tuple(sorted(tags - {-1}))
         found.append(Slot(option.candidate.pe, option.slot, node,
