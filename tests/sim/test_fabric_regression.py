@@ -206,9 +206,12 @@ def _source(kernel: str, out: Path, defines: Sequence[str] = ()) -> KernelSource
     return KernelSource(kernel, out_dir=out, defines=tuple(defines))
 
 
-def _runs_under_two_seeds(kernel: str, adg: str, out: Path) -> None:
-    """Map once, then stall seeds 1 and 2 (as fabric_sim_main runs each)."""
-    s = fabric_flow.setup(MapRequest(_source(kernel, out, SMALLER.get(kernel, ())), adg))
+def _runs_under_two_seeds(kernel: str, adg: str, out: Path,
+                          defines: Sequence[str] | None = None) -> None:
+    """Map once, then stall seeds 1 and 2 (as fabric_sim_main runs each);
+    `defines` default to the kernel's SMALLER sizes."""
+    defines = SMALLER.get(kernel, ()) if defines is None else defines
+    s = fabric_flow.setup(MapRequest(_source(kernel, out, defines), adg))
     assert s.mapped.target.name == adg and s.words
     for seed in (1, 2):
         result = fabric_flow.run(s, profiles.for_seed(seed))
@@ -264,6 +267,15 @@ def test_float_kernel_runs_on_float_units(adg, kernel, tmp_path):
                                         for adg, ks in group.items() for k in ks])
 def test_kernel_runs_on_its_preset(adg, kernel, tmp_path):
     _runs_under_two_seeds(kernel, adg, tmp_path)
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+@pytest.mark.xdist_group(WIDE)
+@pytest.mark.parametrize("kernel", sorted(SMALLER))
+def test_kernel_runs_at_its_full_size(kernel, tmp_path):
+    """SMALLER's kernels at the sizes of their headers (issue 31's target)."""
+    _runs_under_two_seeds(kernel, WIDE, tmp_path, defines=())
 
 
 @pytest.mark.parametrize("kernel", sorted(SMALLER))

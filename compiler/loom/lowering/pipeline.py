@@ -9,6 +9,7 @@
                   or a load-store queue and its allocation chain, for an array
                      analysis cannot order (load_store_queue.py: --ordering lsq)
     return control = join(group done tokens), or the entry token without memory
+    dead ops                      (dead_ops.py)
     forks, join trees             (legalize.py)
     invariant checker             (invariant_check.py)
 
@@ -34,6 +35,7 @@ from xdsl.ir import BlockArgument
 from loom.diagnostics import Location, LoomError
 from loom.dialects import handshake as hs
 from loom.lowering.builder import DfgBuilder
+from loom.lowering.dead_ops import remove_dead_ops
 from loom.lowering.dependence import AccessSpaces
 from loom.lowering.flat_memrefs import flatten_memrefs
 from loom.lowering.invariant_check import check_invariants
@@ -119,6 +121,7 @@ def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
     leftover = [op for op in body.ops if isinstance(op, UnrealizedConversionCastOp)]
     if leftover:
         raise LoomError("internal: the lowering left an unconnected value", Location(filename))
+    remove_dead_ops(body)
     insert_forks(body)
     legalize_joins(body, max_join_fanin, filename)
     check_invariants(dfg, record, filename)
