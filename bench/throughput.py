@@ -44,7 +44,14 @@ gen/bench/throughput/area.json. Takes minutes (cnn_layer alone runs 1.3 M
 simulated cycles and its golden model about half a minute); progress goes to
 stderr.
 
-    tools/run python bench/throughput.py [KERNEL ...] [--dependence] [--ordering analysis|seed|lsq|all]
+With --float, issue 33's rows: Dynamatic's twelve float kernels of that
+issue's list, its own files (bench/dynamatic_suite.py extracts them from a
+Dynamatic git directory at the report's commit and gives their
+`dynamatic/Integration.h` one line), against the FPGA20 cycles of the
+anchors TSV; there `iters` has no formula.
+
+    tools/run python bench/throughput.py [KERNEL ...] [--dependence | --float]
+                                         [--ordering analysis|seed|lsq|all]
                                          [--lock /work/helpers/cpu.lock] [--no-area]
 """
 
@@ -71,6 +78,8 @@ from loom.rtl.units import FIFO_KINDS
 from loom.sim import profiles
 from loom.sim.runner import file_lock
 from loom.sim.flow import SimSetup, run_seed, setup
+
+import dynamatic_suite
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "kernels"
@@ -122,6 +131,12 @@ DEPENDENCE: dict[str, Reference] = {
     "count_loop": Reference(cycles=8, source="Dynamatic simple_example_1"),
 }
 
+# Issue 33's table: Dynamatic's float kernels the issue lists, run from its
+# own files; their references are the anchors TSV's FPGA20 cycles (float_kernels).
+FLOAT = ("float_basic", "atax_float", "bicg_float", "gemm_float", "kernel_2mm_float",
+         "kernel_3mm_float", "gesummv_float", "mvt_float", "gemver_float", "symm_float",
+         "syr2k_float", "get_tanh")
+
 # innermost iterations from the C (None: data-dependent)
 FORMULA: dict[str, int | None] = {
     "vecadd": 256,                          # N
@@ -171,9 +186,33 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _simulate(name: str, ordering: str) -> SimSetup:
+@dataclass(frozen=True)
+class Source:
+    """Where a row's kernel comes from: its C file and include directories."""
+
+    c_file: Path
+    include_dirs: tuple[str, ...] = ()
+
+    @classmethod
+    def ours(cls, name: str) -> Source:
+        return cls(KERNELS / f"{name}.c")
+
+
+def float_kernels(gitdir: Path, commit: str, anchors: Path
+                  ) -> tuple[dict[str, Source], dict[str, Reference]]:
+    """FLOAT's kernels from Dynamatic's git directory and their FPGA20 references."""
+    out = WORK / "dynamatic"
+    tests = dynamatic_suite.extract(gitdir, commit, out)
+    include = str(dynamatic_suite.write_header(out))
+    figures = dynamatic_suite.read_anchors(anchors)
+    sources = {k: Source(tests / k / f"{k}.c", (include,)) for k in FLOAT}
+    return sources, {k: Reference(cycles=figures[k], source=f"Dynamatic {k} FPGA20")
+                     for k in FLOAT if k in figures}
+
+
+def _simulate(name: str, source: Source, ordering: str) -> SimSetup:
     out = WORK / (name if ordering == "analysis" else f"{name}.{ordering}-ordering")
-    arts = compile_kernel(KERNELS / f"{name}.c", None, [], [], out)
+    arts = compile_kernel(source.c_file, None, list(source.include_dirs), [], out)
     lower(arts.scf_mlir, arts.dfg_mlir, arts.top, ordering=ordering)
     return setup(Inputs(name, out, arts.dfg_mlir, arts.bundle_path), None)
 
@@ -202,12 +241,13 @@ def _area(s: SimSetup, cache: dict) -> tuple[int, int]:
     return cells, ffs
 
 
-def bench(name: str, ordering: str, lock: Path | None, area: dict | None) -> Row:
+def bench(name: str, source: Source, ordering: str, lock: Path | None,
+          area: dict | None) -> Row:
     t = time.perf_counter()
     with file_lock(lock):
         _log(f"throughput: {name} ({ordering} ordering): compile, golden run, RTL, "
              "Verilator build, ideal run")
-        s = _simulate(name, ordering)
+        s = _simulate(name, source, ordering)
         result = run_seed(s, profiles.IDEAL)
     problems = list(result.problems)
     iters, bound = innermost(s)
@@ -260,13 +300,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dependence", action="store_true",
                     help="issue 32's rows and references (loops that load and store one "
                          "array, against Dynamatic's FPGA20 cycles)")
+    ap.add_argument("--float", action="store_true",
+                    help="issue 33's rows (Dynamatic's float kernels, its own files, "
+                         "against its FPGA20 cycles)")
+    ap.add_argument("--dynamatic", type=Path, default=dynamatic_suite.DYNAMATIC,
+                    help="with --float: Dynamatic's git directory "
+                         f"(default {dynamatic_suite.DYNAMATIC})")
+    ap.add_argument("--commit", default=dynamatic_suite.COMMIT,
+                    help=f"with --float: its commit (default {dynamatic_suite.COMMIT})")
+    ap.add_argument("--anchors", type=Path, default=dynamatic_suite.ANCHORS,
+                    help="with --float: the FPGA20 cycles TSV")
     ap.add_argument("--ordering", choices=[*ORDERINGS, "all"], default="analysis",
                     help="the lowering's memory ordering (all: a row for each)")
     ap.add_argument("--lock", type=Path, help="flock this file around each kernel's runs")
     ap.add_argument("--no-area", action="store_true", help="skip the Yosys synthesis")
     args = ap.parse_args(argv)
+    if args.dependence and args.float:
+        ap.error("--dependence and --float are two tables; give one")
+    sources: dict[str, Source] = {}
     references = DEPENDENCE if args.dependence else REFERENCE
-    names = args.kernels or list(references)
+    if args.float:
+        try:
+            sources, references = float_kernels(args.dynamatic, args.commit, args.anchors)
+        except dynamatic_suite.BenchInputError as e:
+            print(e, file=sys.stderr)
+            return 2
+    names = args.kernels or list(sources or references)
     orderings = list(ORDERINGS) if args.ordering == "all" else [args.ordering]
     WORK.mkdir(parents=True, exist_ok=True)
     cache_file = WORK / "area.json"
@@ -276,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in names:
         for ordering in orderings:
-            rows.append(bench(name, ordering, args.lock, area))
+            rows.append(bench(name, sources.get(name) or Source.ours(name), ordering,
+                              args.lock, area))
             if area is not None:
                 cache_file.write_text(json.dumps(area))
     print_table(rows, references)
