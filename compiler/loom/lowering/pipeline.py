@@ -9,7 +9,7 @@
                   or a load-store queue and its allocation chain, for an array
                      analysis cannot order (load_store_queue.py: --ordering lsq)
     return control = join(group done tokens), or the entry token without memory
-    dead ops                      (dead_ops.py)
+    common ops, dead ops          (common_ops.py, dead_ops.py)
     forks, join trees             (legalize.py)
     invariant checker             (invariant_check.py)
 
@@ -35,6 +35,7 @@ from xdsl.ir import BlockArgument
 from loom.diagnostics import Location, LoomError
 from loom.dialects import handshake as hs
 from loom.lowering.builder import DfgBuilder
+from loom.lowering.common_ops import merge_common_ops
 from loom.lowering.dead_ops import remove_dead_ops
 from loom.lowering.dependence import AccessSpaces
 from loom.lowering.flat_memrefs import flatten_memrefs
@@ -121,6 +122,7 @@ def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
     leftover = [op for op in body.ops if isinstance(op, UnrealizedConversionCastOp)]
     if leftover:
         raise LoomError("internal: the lowering left an unconnected value", Location(filename))
+    merge_common_ops(body, record.named_values())
     remove_dead_ops(body)
     insert_forks(body)
     legalize_joins(body, max_join_fanin, filename)

@@ -51,3 +51,8 @@ class LoweringRecord:
     queues: dict[SSAValue, list[list[Access]]] = field(default_factory=dict)
     #: loop number for names: scf.for / scf.while -> "for0", "while1", ...
     loop_names: dict[Operation, str] = field(default_factory=dict)
+
+    def named_values(self) -> set[SSAValue]:
+        """The condition values the record names (common_ops keeps their ops)."""
+        return {*self.conditions.values(), *self.raw_conditions.values(),
+                *self.after_conds.values()}
