@@ -15,14 +15,25 @@ The choice is made once, before placement (LOOM's Layer 2 locks it): a
 constant folds when its op has such a unit anywhere in the ADG, one
 constant per op, the first foldable operand. Dataflow ops are never hosts
 (LOOM's body-exclusive class).
+
+A cast that is a wire inside a fabric (`index_cast` between i32 and
+`index`, both 32 bits there: fabric_types.INDEX_WIDTH) whose one use is
+an op is folded into that op too (`wired`): the edge into the cast ends
+at the host's operand the cast fed, so the host's unit reads the cast's
+operand, the same bits; the cast's own edge is intra-FU. The host's unit
+is the one it has without the cast (its port is the cast's result type),
+so any op may host a wire, dataflow ops included.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Operation
 
+from loom.dialects.fabric_types import INDEX_WIDTH
 from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
 from loom.mapper.matching import UnitKinds, candidates
 
@@ -46,6 +57,8 @@ class Contraction:
     fallback: bool = False
     """The view that folds nothing because the contracted one did not map
     (mapping.map_dfg: LOOM's conservative fallback)."""
+    wired: frozenset[int] = frozenset()
+    """The folded casts that are wires (their hosts read their operands)."""
 
     def host_of(self, node: int) -> int:
         """The node whose placement `node` shares (itself unless folded)."""
@@ -63,7 +76,8 @@ def identity(sw: DfgGraph, fallback: bool = False) -> Contraction:
 
 
 def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
-    """Fold every constant `units` can host with its one consumer."""
+    """Fold every constant `units` can host with its one consumer, and every
+    wire cast with its one consumer."""
     folded: dict[int, dict[int, Operation]] = {}
     host: dict[int, int] = {}
     for node in sw.nodes:
@@ -78,7 +92,37 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
                 folded[node.id] = {e.dst_index: const.op}
                 host[e.src] = node.id
                 break
-    return Contraction(_view(sw, host, folded), sw, host, folded) if host else identity(sw)
+    wired = {n.id: user for n in sw.nodes if (user := _wire_user(sw, n)) is not None}
+    host.update(wired)
+    if not host:
+        return identity(sw)
+    return Contraction(_view(sw, host, folded, wired.keys()), sw, host, folded,
+                       wired=frozenset(wired))
+
+
+def is_wire(op: Operation) -> bool:
+    """A cast whose result has its operand's bits inside a fabric."""
+    if op.name not in ("arith.index_cast", "arith.index_castui"):
+        return False
+    ends = {type(op.operands[0].type), type(op.results[0].type)}
+    integer = next((t for t in (op.operands[0].type, op.results[0].type)
+                    if isinstance(t, IntegerType)), None)
+    return ends == {IndexType, IntegerType} and integer is not None and \
+        integer.width.data == INDEX_WIDTH
+
+
+def _wire_user(sw: DfgGraph, node: DfgNode) -> int | None:
+    """The op a wire cast folds into: its one use, an op that is no wire itself."""
+    if node.kind != "op" or node.op is None or not is_wire(node.op):
+        return None
+    outs = sw.out_edges(node.id)
+    ins = sw.in_edges(node.id)
+    if len(outs) != 1 or len(ins) != 1:
+        return None
+    user = sw.nodes[outs[0].dst]
+    if user.kind != "op" or user.op is None or is_wire(user.op) or user.id == node.id:
+        return None
+    return user.id
 
 
 def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
@@ -88,13 +132,16 @@ def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
             and len(sw.in_edges(node.id)) == 1 and node.id != user)
 
 
-def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operation]]
-          ) -> DfgGraph:
+def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operation]],
+          wired: Iterable[int]) -> DfgGraph:
     nodes = [replace(n, kind=FOLDED) if n.id in host else n for n in sw.nodes]
+    wire_use = {e.src: e.dst_index for e in sw.edges if e.src in set(wired)}
     edges: list[DfgEdge] = []
     for e in sw.edges:
         if e.src in host and host[e.src] == e.dst:
             edges.append(replace(e, internal=True))
+        elif e.dst in wire_use:   # into a wire: the host's operand the wire fed
+            edges.append(replace(e, dst=host[e.dst], dst_index=wire_use[e.dst]))
         elif e.dst in host:   # fires a folded constant: the host's extra operand
             h = host[e.dst]
             op = sw.nodes[h].op
@@ -106,4 +153,4 @@ def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operat
     return DfgGraph(nodes, edges)
 
 
-__all__ = ["FOLDED", "Contraction", "contract", "identity"]
+__all__ = ["FOLDED", "Contraction", "contract", "identity", "is_wire"]

@@ -26,12 +26,16 @@ class MapStats:
     """Constants hosted inside their op's unit (contraction.py)."""
     fallback: bool = False
     """The mapping is of the DFG without folds: the contracted view did not fit."""
+    wires: int = 0
+    """Casts that are wires inside the fabric, read by their op's unit."""
 
     def line(self) -> str:
         used, total = self.worst_outputs
         worst = f"{self.worst_switch} {used}/{total}" if total else "-"
-        folds = (" (fallback view: no constant folded)" if self.fallback else
-                 f" ({self.folded} constants folded into their ops' units)" if self.folded else "")
+        parts = [f"{self.folded} constants folded into their ops' units"] if self.folded else []
+        parts += [f"{self.wires} casts wires"] if self.wires else []
+        folds = (" (fallback view: nothing folded)" if self.fallback else
+                 f" ({', '.join(parts)})" if parts else "")
         return (f"{self.ops} ops{folds}, {self.pes} PEs, {self.switches} switches, {self.hops} hops, "
                 f"busiest switch {worst} outputs")
 
@@ -57,8 +61,8 @@ def map_stats(m: Mapping) -> MapStats:
         if not share[1] or len(outs) * share[1] > share[0] * total:
             worst, share = m.adg.nodes[node_id].name, (len(outs), total)
     view = m.problem.contraction
-    return MapStats(ops, len(pes), len(used_outputs), hops, worst, share, len(view.host),
-                    view.fallback)
+    return MapStats(ops, len(pes), len(used_outputs), hops, worst, share,
+                    len(view.host) - len(view.wired), view.fallback, len(view.wired))
 
 
 __all__ = ["MapStats", "map_stats"]
