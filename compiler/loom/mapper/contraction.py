@@ -16,13 +16,20 @@ constant folds when its op has such a unit anywhere in the ADG, one
 constant per op, the first foldable operand. Dataflow ops are never hosts
 (LOOM's body-exclusive class).
 
-A cast that is a wire inside a fabric (`index_cast` between i32 and
-`index`, both 32 bits there: fabric_types.INDEX_WIDTH) whose one use is
-an op is folded into that op too (`wired`): the edge into the cast ends
-at the host's operand the cast fed, so the host's unit reads the cast's
-operand, the same bits; the cast's own edge is intra-FU. The host's unit
-is the one it has without the cast (its port is the cast's result type),
-so any op may host a wire, dataflow ops included.
+A cast that is a wire inside a fabric, whose one use is an op, is folded
+into that op too (`wired`): the edge into the cast ends at the host's
+operand the cast fed, so the host's unit reads the cast's operand; the
+cast's own edge is intra-FU. The host's unit is the one it has without
+the cast (its port is the cast's result type), so any op may host a
+wire, dataflow ops included. A wire keeps or drops high bits only:
+`index_cast`/`index_castui` between i32 and `index` (both 32 bits there:
+fabric_types.INDEX_WIDTH), and every truncation (`trunci`, a cast to a
+narrower index or integer). A truncation is a wire because a port takes
+the low bits of the 64-bit network's value, which are the truncated
+value, and a value's bits above its width are never read (the width
+rule, port_types.py): a port of the truncated width reads exactly them,
+a wider port of an op whose low bits depend only on low bits (addi on
+the ALU) gives the same low result bits.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from xdsl.dialects.builtin import IndexType, IntegerType
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from loom.dialects.fabric_types import INDEX_WIDTH
 from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
@@ -100,15 +107,22 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
                        wired=frozenset(wired))
 
 
+WIRE_CASTS = ("arith.index_cast", "arith.index_castui", "arith.trunci")
+
+
 def is_wire(op: Operation) -> bool:
-    """A cast whose result has its operand's bits inside a fabric."""
-    if op.name not in ("arith.index_cast", "arith.index_castui"):
+    """A cast whose result is its operand's low bits inside a fabric."""
+    if op.name not in WIRE_CASTS:
         return False
-    ends = {type(op.operands[0].type), type(op.results[0].type)}
-    integer = next((t for t in (op.operands[0].type, op.results[0].type)
-                    if isinstance(t, IntegerType)), None)
-    return ends == {IndexType, IntegerType} and integer is not None and \
-        integer.width.data == INDEX_WIDTH
+    source, result = (fabric_width(v.type) for v in (op.operands[0], op.results[0]))
+    return source is not None and result is not None and result <= source
+
+
+def fabric_width(t: Attribute) -> int | None:
+    """An integer's or an index's bits inside a fabric (None: neither)."""
+    if isinstance(t, IndexType):
+        return INDEX_WIDTH
+    return t.width.data if isinstance(t, IntegerType) else None
 
 
 def _wire_user(sw: DfgGraph, node: DfgNode) -> int | None:
@@ -153,4 +167,4 @@ def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operat
     return DfgGraph(nodes, edges)
 
 
-__all__ = ["FOLDED", "Contraction", "contract", "identity", "is_wire"]
+__all__ = ["FOLDED", "Contraction", "contract", "fabric_width", "identity", "is_wire"]

@@ -64,6 +64,17 @@ class EdgeProbe:
         return value & ((1 << self.width) - 1)
 
 
+def _compared_bits(m: Mapping, dst: int, value: SSAValue) -> int:
+    """The value bits of an edge the consumer reads: into a cast that is a
+    wire (mapper.contraction), the cast's result bits, which its host's
+    unit takes off the network's value; 0 for a control edge."""
+    width = scalar_width(value.type) or 0
+    node = m.sw.nodes[dst]
+    if dst in m.problem.contraction.wired and node.op is not None:
+        return min(width, scalar_width(node.op.results[0].type) or 0)
+    return width
+
+
 @dataclass(frozen=True)
 class EdgeMap:
     probes: list[EdgeProbe]
@@ -115,8 +126,8 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
         hops = [n.name for n in (m.adg.nodes[m.adg.ports[p].node] for p in path[1:-1:2])
                 if n.kind in ROUTE_KINDS]
         route = ", ".join([*hops, pe_port or output or ""])
-        probes.append(EdgeProbe(e.id, e.src, e.dst, names[operand], scalar_width(e.value.type) or 0,
-                                tap, output, producer, consumer, route))
+        probes.append(EdgeProbe(e.id, e.src, e.dst, names[operand], _compared_bits(m, e.dst,
+                                e.value), tap, output, producer, consumer, route))
     return EdgeMap(probes, unobserved)
 
 
