@@ -50,3 +50,17 @@ def test_the_result_and_memory_are_unchanged(lower):
         expected_memory_regions=[MemoryRegion(0, 4, a)],
         expected_outputs=[ExpectedOutput(0, [0 + 1 + 2 + 3])]))
     assert run.ok, run.problems()
+
+
+# %m reaches the loop body through an invariant read by the unused product only
+UNREAD_INVARIANT = UNUSED.replace("%a: memref<4xi32>)", "%a: memref<4xi32>, %m: i32)") \
+    .replace("%t = arith.muli %v, %c3 : i32", "%t = arith.muli %v, %m : i32")
+
+
+def test_the_record_keeps_only_ops_the_dfg_has(lower):
+    low = lower(UNREAD_INVARIANT)
+    body = low.func.body.block
+    kept = [op for ops in (*low.record.body_invariants.values(),
+                           *low.record.boundary_ops.values()) for op in ops]
+    assert kept and all(op.parent is body for op in kept)
+    assert not any(op.operands[1].name_hint == "m" for op in low.ops("dataflow.invariant"))

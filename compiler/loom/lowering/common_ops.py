@@ -11,7 +11,7 @@ loops, the constants two loops build on one trigger. One of them is kept
 each use its copy. No path is added: both ops already depended on the
 same operands.
 
-Merged are arithmetic (MERGED) and constants: the loop and branch ops
+Merged are arithmetic (dead_ops.PURE_DIALECTS) and constants: the loop and branch ops
 (streams, gates, carries, invariants, cond_br) carry a loop's identity,
 its name in the traces and the lowering record's roles, and a value the
 record names (a loop's or an if's condition) is never the one that goes.
@@ -25,12 +25,14 @@ from collections.abc import Set
 
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-MERGED_DIALECTS = ("arith.", "math.")
+from loom.lowering.dead_ops import PURE_DIALECTS
+
 MERGED = frozenset({"handshake.constant"})
+"""Merged besides the ops of dead_ops.PURE_DIALECTS."""
 
 
 def is_merged(op: Operation) -> bool:
-    return op.name in MERGED or op.name.startswith(MERGED_DIALECTS)
+    return op.name in MERGED or op.name.startswith(PURE_DIALECTS)
 
 
 def _key(op: Operation) -> tuple:

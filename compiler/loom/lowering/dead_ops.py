@@ -25,7 +25,6 @@ PURE_DIALECTS = ("arith.", "math.")
 PURE = frozenset({
     "dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant",
     "handshake.cond_br", "handshake.mux", "handshake.constant", "handshake.join",
-    "handshake.fork",
 })
 """The dataflow and handshake ops whose only effect is their results."""
 
@@ -38,16 +37,16 @@ def is_dead(op: Operation) -> bool:
     return bool(op.results) and is_pure(op) and not any(r.uses for r in op.results)
 
 
-def remove_dead_ops(body: Block) -> int:
+def remove_dead_ops(body: Block) -> set[Operation]:
     """Erase dead ops, producers after their last consumer (one backward
     sweep reaches every chain the body lists in order; a dead cycle through
-    a carry's feedback stays); returns how many were erased."""
-    erased = 0
+    a carry's feedback stays); returns those erased."""
+    erased: set[Operation] = set()
     for op in reversed(list(body.ops)):
         if is_dead(op):
             op.detach()
             op.erase()
-            erased += 1
+            erased.add(op)
     return erased
 
 

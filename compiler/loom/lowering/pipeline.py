@@ -123,7 +123,7 @@ def lower_function(scf_func: func_d.FuncOp, max_join_fanin: int, filename: str,
     if leftover:
         raise LoomError("internal: the lowering left an unconnected value", Location(filename))
     merge_common_ops(body, record.named_values())
-    remove_dead_ops(body)
+    record.forget(remove_dead_ops(body))
     insert_forks(body)
     legalize_joins(body, max_join_fanin, filename)
     check_invariants(dfg, record, filename)

@@ -52,6 +52,12 @@ class LoweringRecord:
     #: loop number for names: scf.for / scf.while -> "for0", "while1", ...
     loop_names: dict[Operation, str] = field(default_factory=dict)
 
+    def forget(self, erased: set[Operation]) -> None:
+        """Drop the loop ops the DFG no longer has (dead_ops.py) from the lists
+        the invariant checker walks."""
+        for ops in (*self.boundary_ops.values(), *self.body_invariants.values()):
+            ops[:] = [op for op in ops if op not in erased]
+
     def named_values(self) -> set[SSAValue]:
         """The condition values the record names (common_ops keeps their ops)."""
         return {*self.conditions.values(), *self.raw_conditions.values(),

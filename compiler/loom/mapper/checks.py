@@ -97,7 +97,7 @@ def _c2(m: Mapping) -> list[Violation]:
     found = []
     for e, path in _routed(m):
         width = scalar_width(value_type(e.value.type))
-        read = _read_width(m, e.dst, width)
+        read = m.problem.contraction.read_bits(e.dst, width)
         for p in path:
             hw = _port_width(m.adg.ports[p].type)
             if p == path[-1]:
@@ -108,16 +108,6 @@ def _c2(m: Mapping) -> list[Violation]:
                                        sw_edge=e.id))
                 break
     return found
-
-
-def _read_width(m: Mapping, dst: int, width: int | None) -> int | None:
-    """The bits of a value the port its route ends at reads: into a cast that
-    is a wire (contraction.py), the cast's result, its host unit's operand;
-    the network before that port carries the whole value."""
-    node = m.sw.nodes[dst]
-    if dst not in m.problem.contraction.wired or node.op is None or width is None:
-        return width
-    return min(width, scalar_width(node.op.results[0].type) or width)
 
 
 def _endpoints(m: Mapping, e) -> tuple[int | None, int | None]:

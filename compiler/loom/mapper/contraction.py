@@ -34,13 +34,11 @@ the ALU) gives the same low result bits.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from xdsl.dialects.builtin import IndexType, IntegerType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
-from loom.dialects.fabric_types import INDEX_WIDTH
+from loom.dialects.fabric_types import scalar_width
 from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
 from loom.mapper.matching import UnitKinds, candidates
 
@@ -66,6 +64,15 @@ class Contraction:
     (mapping.map_dfg: LOOM's conservative fallback)."""
     wired: frozenset[int] = frozenset()
     """The folded casts that are wires (their hosts read their operands)."""
+
+    def read_bits(self, node: int, width: int | None) -> int | None:
+        """The bits of a `width`-bit value into `node` that its unit reads: of
+        a wire's operand, the wire's result bits (its host's port takes the
+        low ones off the network's value); else the whole value."""
+        op = self.dfg.nodes[node].op
+        if node not in self.wired or op is None or width is None:
+            return width
+        return min(width, scalar_width(op.results[0].type) or width)
 
     def host_of(self, node: int) -> int:
         """The node whose placement `node` shares (itself unless folded)."""
@@ -99,11 +106,11 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
                 folded[node.id] = {e.dst_index: const.op}
                 host[e.src] = node.id
                 break
-    wired = {n.id: user for n in sw.nodes if (user := _wire_user(sw, n)) is not None}
-    host.update(wired)
+    wired = {n.id: use for n in sw.nodes if (use := _wire_use(sw, n)) is not None}
+    host.update({cast: use.dst for cast, use in wired.items()})
     if not host:
         return identity(sw)
-    return Contraction(_view(sw, host, folded, wired.keys()), sw, host, folded,
+    return Contraction(_view(sw, host, folded, wired), sw, host, folded,
                        wired=frozenset(wired))
 
 
@@ -111,32 +118,24 @@ WIRE_CASTS = ("arith.index_cast", "arith.index_castui", "arith.trunci")
 
 
 def is_wire(op: Operation) -> bool:
-    """A cast whose result is its operand's low bits inside a fabric."""
+    """A cast whose result is its operand's low bits inside a fabric (an
+    index is 32 bits there: scalar_width)."""
     if op.name not in WIRE_CASTS:
         return False
-    source, result = (fabric_width(v.type) for v in (op.operands[0], op.results[0]))
+    source, result = (scalar_width(v.type) for v in (op.operands[0], op.results[0]))
     return source is not None and result is not None and result <= source
 
 
-def fabric_width(t: Attribute) -> int | None:
-    """An integer's or an index's bits inside a fabric (None: neither)."""
-    if isinstance(t, IndexType):
-        return INDEX_WIDTH
-    return t.width.data if isinstance(t, IntegerType) else None
-
-
-def _wire_user(sw: DfgGraph, node: DfgNode) -> int | None:
-    """The op a wire cast folds into: its one use, an op that is no wire itself."""
+def _wire_use(sw: DfgGraph, node: DfgNode) -> DfgEdge | None:
+    """The one use of a wire cast, into an op that is no wire itself."""
     if node.kind != "op" or node.op is None or not is_wire(node.op):
         return None
     outs = sw.out_edges(node.id)
-    ins = sw.in_edges(node.id)
-    if len(outs) != 1 or len(ins) != 1:
+    if len(outs) != 1:
         return None
     user = sw.nodes[outs[0].dst]
-    if user.kind != "op" or user.op is None or is_wire(user.op) or user.id == node.id:
-        return None
-    return user.id
+    return outs[0] if user.kind == "op" and user.op is not None and not is_wire(user.op) \
+        else None
 
 
 def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
@@ -147,15 +146,15 @@ def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
 
 
 def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operation]],
-          wired: Iterable[int]) -> DfgGraph:
+          wired: dict[int, DfgEdge]) -> DfgGraph:
     nodes = [replace(n, kind=FOLDED) if n.id in host else n for n in sw.nodes]
-    wire_use = {e.src: e.dst_index for e in sw.edges if e.src in set(wired)}
     edges: list[DfgEdge] = []
     for e in sw.edges:
         if e.src in host and host[e.src] == e.dst:
             edges.append(replace(e, internal=True))
-        elif e.dst in wire_use:   # into a wire: the host's operand the wire fed
-            edges.append(replace(e, dst=host[e.dst], dst_index=wire_use[e.dst]))
+        elif e.dst in wired:   # into a wire: the host's operand the wire fed
+            use = wired[e.dst]
+            edges.append(replace(e, dst=use.dst, dst_index=use.dst_index))
         elif e.dst in host:   # fires a folded constant: the host's extra operand
             h = host[e.dst]
             op = sw.nodes[h].op
@@ -167,4 +166,4 @@ def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operat
     return DfgGraph(nodes, edges)
 
 
-__all__ = ["FOLDED", "Contraction", "contract", "fabric_width", "identity", "is_wire"]
+__all__ = ["FOLDED", "Contraction", "contract", "identity", "is_wire"]

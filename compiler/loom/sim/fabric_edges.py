@@ -42,7 +42,8 @@ class EdgeProbe:
     channel: str
     """The golden channel with the edge's stream (at its consumer)."""
     width: int
-    """Value bits compared; 0: a control edge (token count only)."""
+    """Value bits compared (into a cast that is a wire, the bits its host
+    reads: Contraction.read_bits); 0: a control edge (token count only)."""
     tap: int | None
     """The trace channel of the PE or memory input tap its route ends at (with
     its tag on a tagged port: fabric_harness.tap_key) ..."""
@@ -62,17 +63,6 @@ class EdgeProbe:
         if self.width == 0 or value is None:
             return None
         return value & ((1 << self.width) - 1)
-
-
-def _compared_bits(m: Mapping, dst: int, value: SSAValue) -> int:
-    """The value bits of an edge the consumer reads: into a cast that is a
-    wire (mapper.contraction), the cast's result bits, which its host's
-    unit takes off the network's value; 0 for a control edge."""
-    width = scalar_width(value.type) or 0
-    node = m.sw.nodes[dst]
-    if dst in m.problem.contraction.wired and node.op is not None:
-        return min(width, scalar_width(node.op.results[0].type) or 0)
-    return width
 
 
 @dataclass(frozen=True)
@@ -126,8 +116,9 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
         hops = [n.name for n in (m.adg.nodes[m.adg.ports[p].node] for p in path[1:-1:2])
                 if n.kind in ROUTE_KINDS]
         route = ", ".join([*hops, pe_port or output or ""])
-        probes.append(EdgeProbe(e.id, e.src, e.dst, names[operand], _compared_bits(m, e.dst,
-                                e.value), tap, output, producer, consumer, route))
+        bits = m.problem.contraction.read_bits(e.dst, scalar_width(e.value.type) or 0) or 0
+        probes.append(EdgeProbe(e.id, e.src, e.dst, names[operand], bits,
+                                tap, output, producer, consumer, route))
     return EdgeMap(probes, unobserved)
 
 
