@@ -9,6 +9,7 @@ ops and their mux), not off the mapper's output."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,9 @@ from loom.mapper.matching import UnitKinds, candidates
 from loom.mapper.stats import map_stats
 from tests.fabric.test_function_units import _one_pe
 from tests.mapper.test_matching import _dfg
-from tests.mapper.test_precheck import _body
+from tests.mapper.test_precheck import _body, kernel_func
+
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
 ALU = fu.configurable("fu_alu", ["arith.addi", "arith.subi"], "i32", constant_rhs=True)
 OP_MUX = "fu.4.sel"
@@ -187,7 +190,7 @@ def test_a_mapped_wire_is_routed_to_its_ops_unit_and_reported(source):
     ("arith.trunci %v : i64 to i8", True),
     ("arith.index_cast %i : index to i32", True),     # 32 -> 32
     ("arith.index_cast %i : index to i64", False),    # a sign extension
-    ("arith.index_castui %n : i16 to index", False),  # a zero extension
+    ("arith.index_castui %n : i16 to index", False),  # a zero extension of an argument
     ("arith.extsi %n : i16 to i64", False),
 ])
 def test_a_wire_keeps_or_drops_high_bits_only(cast, wire):
@@ -196,3 +199,49 @@ def test_a_wire_keeps_or_drops_high_bits_only(cast, wire):
                  "    handshake.return\n  }\n}\n")
     (op,) = [op for op in body.ops if op.name.startswith("arith.")]
     assert is_wire(op) is wire
+
+
+def _extension(lines: str, args: str = "%a: i32, %b: i32, %n: i16, %m: i16, %c: i1, %e: i32"):
+    """The wired set of a body whose `%x = arith.extui ...` feeds `%y = addi %x, %e`."""
+    body = _body(f"module {{\n  handshake.func @k({args}) -> (i32) {{\n{lines}"
+                 "    %y = arith.addi %x, %e : i32\n"
+                 "    handshake.return %y : i32\n  }\n}\n")
+    sw = dfg_graph(body)
+    (ext,) = [n.id for n in sw.nodes if n.op_name == "arith.extui"]
+    return ext in contract(sw, UnitKinds.of([])).wired
+
+
+@pytest.mark.parametrize("lines,wire", [
+    # a compare's i1 is 0 or 1 on any unit: its zero extension is the same bits
+    ("    %p = arith.cmpi ult, %a, %b : i32\n    %x = arith.extui %p : i1 to i32\n", True),
+    # through a branch, which moves the bits it gets
+    ("    %p = arith.cmpi ult, %a, %b : i32\n"
+     "    %t, %f = handshake.cond_br %c, %p : i1\n    handshake.sink %f : i1\n"
+     "    %x = arith.extui %t : i1 to i32\n", True),
+    # a kernel argument's bits above 16 are the harness's
+    ("    %x = arith.extui %n : i16 to i32\n", False),
+    # an i16 add on a wider unit leaves its carry in bit 16
+    ("    %s = arith.addi %n, %m : i16\n    %x = arith.extui %s : i16 to i32\n", False),
+    # a carry is clean when what enters it is, its loop's back edge included
+    ("    %p = arith.cmpi ult, %a, %b : i32\n"
+     "    %v = dataflow.carry %c, %p, %q : i1, i1, i1 -> i1\n"
+     "    %v2:3 = fork [3] %v : i1\n"
+     "    %q = arith.cmpi eq, %v2#0, %v2#2 : i1\n"
+     "    %x = arith.extui %v2#1 : i1 to i32\n", True),
+    ("    %p = arith.cmpi ult, %a, %b : i32\n"
+     "    %v = dataflow.carry %c, %p, %q : i1, i1, i1 -> i1\n"
+     "    %v2:2 = fork [2] %v : i1\n"
+     "    %q = arith.xori %v2#0, %c : i1\n"
+     "    %x = arith.extui %v2#1 : i1 to i32\n", False),
+])
+def test_a_zero_extension_of_a_clean_value_is_a_wire(lines, wire):
+    assert _extension(lines) is wire
+
+
+def test_the_binary_searchs_extensions_are_wires(tmp_path):
+    # bsearch_u16 extends two compares' results and two 16-bit table elements
+    # (one through a branch and the loop's invariant): all clean, all wires
+    sw = dfg_graph(kernel_func(str(KERNELS / "bsearch_u16.c"), tmp_path).regions[0].block)
+    exts = {n.id for n in sw.nodes if n.op_name == "arith.extui"}
+    assert len(exts) == 4
+    assert exts <= contract(sw, UnitKinds.of([])).wired

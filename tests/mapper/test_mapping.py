@@ -1,8 +1,11 @@
 """map_dfg's routing rounds: the result is the round that left the least to
 repair, with the placement that round routed; a repair round's estimate
-makes the wires through crowded ports longer."""
+makes the wires through crowded ports longer; a near miss is mapped again
+with the next seeds (LOOM's mapper lanes)."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 from loom.fabric.presets import preset
 from loom.mapper import mapping
@@ -34,7 +37,7 @@ def test_the_result_is_the_best_round_with_the_placement_it_routed(monkeypatch):
         return r
 
     monkeypatch.setattr(mapping, "route", worsening)
-    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0)
+    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0, lanes=1)
     assert len(calls) == 1 + sum(r.rounds for r in REPAIRS)
     assert (m.rounds, len(m.overused)) == (1, 1)
     # the kept placement is the one that round routed: the (deterministic)
@@ -64,7 +67,7 @@ def test_a_round_budget_cuts_the_repairs_or_stretches_the_last(monkeypatch):
     module = preset("chess-2x2").build()
     for budget in (1, 3, ROUNDS, 25):
         calls.clear()
-        m = map_dfg(_body(MULADD), adg_view(module), seed=0, rounds=budget)
+        m = map_dfg(_body(MULADD), adg_view(module), seed=0, rounds=budget, lanes=1)
         assert len(calls) == budget and not m.ok
     assert ROUNDS == 1 + sum(r.rounds for r in REPAIRS)
     assert [(r.rounds, r.heat) for r in mapping.repairs(25)] == [
@@ -108,7 +111,7 @@ def test_a_port_shared_through_a_round_lengthens_every_wire_through_it(monkeypat
     cool = next(r for r in REPAIRS if r.congestion)
     monkeypatch.setattr(mapping, "REPAIRS", (cool,))
     monkeypatch.setattr(mapping, "route", crowded)
-    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0)
+    m = map_dfg(_body(MULADD), adg_view(preset("chess-2x2").build()), seed=0, lanes=1)
     assert len(calls) > 1  # repaired (until no edge runs through the port)
     node = m.adg.ports[calls[0]].node
     assert m.adg.nodes[node].kind == "module_in"
@@ -191,3 +194,36 @@ def test_each_throughput_round_reweighs_the_best_mappings_critical_edges(tmp_pat
     m = map_dfg(body, view, seed=0)
     assert seen[0] == 1 and m.rounds > 1   # the fit's first, then a better round's
     assert m.rounds in seen[1:]
+
+
+def _lanes(monkeypatch, left: dict[int, tuple[int, int]]) -> list[int]:
+    """Make a lane of seed s leave left[s] (unrouted edges, shared ports);
+    the list records the seeds mapped."""
+    seeds: list[int] = []
+
+    def lane(sw, adg, view, weights, seed, rounds, tick, checkpoint):
+        seeds.append(seed)
+        unrouted, shared = left[seed]
+        return SimpleNamespace(seed=seed, ok=(unrouted, shared) == (0, 0),
+                               paths=[None] * unrouted + [[0, 1]], overused=list(range(shared)))
+
+    monkeypatch.setattr(mapping, "_lane", lane)
+    return seeds
+
+
+def test_a_near_miss_is_mapped_again_with_the_next_seeds(monkeypatch):
+    # LOOM's lanes (spec-mapper.md): the first seed that fits wins; among
+    # misses the one that left least, the earlier on a tie
+    body, view = _body(MULADD), adg_view(preset("chess-2x2").build())
+    seeds = _lanes(monkeypatch, {5: (0, 1), 6: (0, 0), 7: (0, 0)})
+    assert map_dfg(body, view, seed=5).seed == 6 and seeds == [5, 6]
+    seeds = _lanes(monkeypatch, {5: (0, 3), 6: (0, 2), 7: (0, 2)})
+    assert map_dfg(body, view, seed=5).seed == 6 and seeds == [5, 6, 7]
+    assert mapping.LANES == 3
+
+
+def test_a_far_miss_or_a_fit_takes_one_lane(monkeypatch):
+    body, view = _body(MULADD), adg_view(preset("chess-2x2").build())
+    for first in ((0, 0), (1, 0), (0, mapping.NEAR_MISS + 1)):
+        seeds = _lanes(monkeypatch, {0: first, 1: (0, 0)})
+        assert map_dfg(body, view, seed=0).seed == 0 and seeds == [0]

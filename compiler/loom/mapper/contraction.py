@@ -30,6 +30,18 @@ value, and a value's bits above its width are never read (the width
 rule, port_types.py): a port of the truncated width reads exactly them,
 a wider port of an op whose low bits depend only on low bits (addi on
 the ALU) gives the same low result bits.
+
+A zero extension (`extui`, a widening `index_castui`) is a wire too when
+its operand is clean (`clean_values`): zero above its width wherever it
+travels, so the wider port of the host reads the extended value. Bits
+above a value's width are otherwise free (a 64-bit ALU's i32 addi leaves
+its carry there); a function unit puts its result on its lane
+zero-extended from the result's width (rtl/fu.py, LOOM's connection
+rule), so a compare's i1, an extension's result and a memory's element
+are clean whatever unit or memory runs them, and an op that only moves a
+value (port_types.MOVES: a branch, mux, carry, load's data) passes on
+what it gets. A kernel argument, a constant and any other op's result
+count as not clean.
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ from xdsl.ir import Operation
 from loom.dialects.fabric_types import scalar_width
 from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
 from loom.mapper.matching import UnitKinds, candidates
+from loom.mapper.port_types import moved
 
 FOLDED = "folded"
 """The kind of a DFG node the view folds into its host (never placed)."""
@@ -106,7 +119,8 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
                 folded[node.id] = {e.dst_index: const.op}
                 host[e.src] = node.id
                 break
-    wired = {n.id: use for n in sw.nodes if (use := _wire_use(sw, n)) is not None}
+    wires = _wires(sw)
+    wired = {n.id: use for n in sw.nodes if (use := _wire_use(sw, n, wires)) is not None}
     host.update({cast: use.dst for cast, use in wired.items()})
     if not host:
         return identity(sw)
@@ -115,26 +129,72 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
 
 
 WIRE_CASTS = ("arith.index_cast", "arith.index_castui", "arith.trunci")
+ZERO_EXTENSIONS = ("arith.extui", "arith.index_castui")
+CLEAN_RESULTS = ("arith.cmpi", "arith.cmpf", *ZERO_EXTENSIONS)
+"""Ops whose results are clean on any unit: zero above their width."""
 
 
-def is_wire(op: Operation) -> bool:
+def is_wire(op: Operation, clean_operand: bool = False) -> bool:
     """A cast whose result is its operand's low bits inside a fabric (an
-    index is 32 bits there: scalar_width)."""
-    if op.name not in WIRE_CASTS:
+    index is 32 bits there: scalar_width), or, of a `clean_operand`, its
+    operand zero-extended."""
+    if op.name not in WIRE_CASTS + ZERO_EXTENSIONS:
         return False
     source, result = (scalar_width(v.type) for v in (op.operands[0], op.results[0]))
-    return source is not None and result is not None and result <= source
+    if source is None or result is None:
+        return False
+    if result <= source:
+        return op.name in WIRE_CASTS
+    return clean_operand and op.name in ZERO_EXTENSIONS
 
 
-def _wire_use(sw: DfgGraph, node: DfgNode) -> DfgEdge | None:
+def clean_values(sw: DfgGraph) -> set[tuple[int, int]]:
+    """The (node, result) pairs of `sw` whose values are zero above their
+    width on every port that carries them: a CLEAN_RESULTS op's, a memory's,
+    and a moved result whose moved operands are all clean (the greatest such
+    set: a loop's carry is clean when what enters it is)."""
+    moved_from: dict[tuple[int, int], list[DfgEdge]] = {}
+    clean: set[tuple[int, int]] = set()
+    for n in sw.nodes:
+        if n.kind == "memory":
+            clean.update((n.id, e.src_index) for e in sw.out_edges(n.id))
+        if n.kind != "op" or n.op is None:
+            continue
+        for r in range(len(n.op.results)):
+            if n.op.name in CLEAN_RESULTS:
+                clean.add((n.id, r))
+            elif moved(n.op.name, result=r):
+                ins = [e for e in sw.in_edges(n.id) if moved(n.op.name, operand=e.dst_index)]
+                if ins:
+                    moved_from[(n.id, r)] = ins
+                    clean.add((n.id, r))
+    changed = True
+    while changed:
+        changed = False
+        for value, ins in moved_from.items():
+            if value in clean and any((e.src, e.src_index) not in clean for e in ins):
+                clean.discard(value)
+                changed = True
+    return clean
+
+
+def _wires(sw: DfgGraph) -> set[int]:
+    """The casts of `sw` that are wires."""
+    clean = clean_values(sw)
+    return {n.id for n in sw.nodes if n.kind == "op" and n.op is not None
+            and is_wire(n.op, any((e.src, e.src_index) in clean
+                                  for e in sw.in_edges(n.id) if e.dst_index == 0))}
+
+
+def _wire_use(sw: DfgGraph, node: DfgNode, wires: set[int]) -> DfgEdge | None:
     """The one use of a wire cast, into an op that is no wire itself."""
-    if node.kind != "op" or node.op is None or not is_wire(node.op):
+    if node.id not in wires:
         return None
     outs = sw.out_edges(node.id)
     if len(outs) != 1:
         return None
     user = sw.nodes[outs[0].dst]
-    return outs[0] if user.kind == "op" and user.op is not None and not is_wire(user.op) \
+    return outs[0] if user.kind == "op" and user.op is not None and user.id not in wires \
         else None
 
 
@@ -166,4 +226,4 @@ def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operat
     return DfgGraph(nodes, edges)
 
 
-__all__ = ["FOLDED", "Contraction", "contract", "identity", "is_wire"]
+__all__ = ["FOLDED", "Contraction", "clean_values", "contract", "identity", "is_wire"]
