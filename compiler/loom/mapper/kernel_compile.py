@@ -7,11 +7,13 @@ and, unless told otherwise (`--ordering`), its memory accesses in seed 000's
 full order: the fabric regression's maps and runs are of that lowering; the
 overlapping iterations that dependence analysis allows wait for that
 regression to run on them (design.md, "Memory ordering: dependence
-analysis")."""
+analysis"). A wire cast of several uses is built once per use
+(wire_casts.py), unless the DFG was given."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from xdsl.ir import Operation
 
@@ -20,8 +22,9 @@ from loom.dialects.handshake_memory import memory_init
 from loom.golden.run import find_func
 from loom.ir import op_location
 from loom.inputs import Inputs, KernelSource, prepare
-from loom.lowering.dfg_input import load_dfg
+from loom.lowering.dfg_input import is_dfg_file, load_dfg
 from loom.lowering.legalize import legalize_joins
+from loom.mapper.wire_casts import split_wire_casts
 from loom.ordering_modes import FABRIC_ORDERING
 
 NO_JOIN_LIMIT = 64
@@ -48,6 +51,8 @@ def compile_for(source: KernelSource, fanin: int,
                             "the fabric has no queue component; use --ordering analysis or seed",
                             op_location(op) or Location(str(inputs.dfg)))
     legalize_joins(func.regions[0].block, limit, str(inputs.dfg))
+    if not is_dfg_file(Path(source.kernel)):   # a given DFG keeps its ops (LOOM's cases' ids)
+        split_wire_casts(func.regions[0].block)
     return func, inputs
 
 
