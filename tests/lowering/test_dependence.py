@@ -362,3 +362,33 @@ def test_a_memref_of_unknown_extent_has_addresses_too(tmp_path):
     # are refused): one dimension, so the address is the subscript whatever
     # the extent, and the halves stay disjoint
     assert _scf_kinds(tmp_path, "halves", HALVES_UNKNOWN_EXTENT) == [["load"], ["store"]]
+
+
+ROWS_UNKNOWN_INNER_EXTENT = """module {
+  func.func @rows(%arg0: memref<2x?xi32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %c3 = arith.constant 3 : i32
+    %r0 = arith.constant 0 : index
+    %r1 = arith.constant 1 : index
+    scf.for %j = %c0 to %c8 step %c1 : i32 {
+      %j2 = arith.addi %j, %j : i32
+      %jj = arith.index_cast %j2 : i32 to index
+      %v = memref.load %arg0[%r0, %jj] : memref<2x?xi32>
+      %w = arith.muli %v, %c3 : i32
+      memref.store %w, %arg0[%r1, %jj] : memref<2x?xi32>
+    }
+    return
+  }
+}
+"""
+
+
+def test_an_unknown_inner_extent_keeps_every_order(tmp_path):
+    # a[0][2j] and a[1][2j] for j < 8 on rows of unknown extent (SCF written
+    # by hand): an array indexed past an inner extent is flat row-major
+    # memory (design.md, kernel contract), so with rows of 4 the store of
+    # a[1][0] is the load of a[0][4]: one chain (rows of any odd length would
+    # keep them apart, an extent the analysis does not know)
+    assert _scf_kinds(tmp_path, "rows", ROWS_UNKNOWN_INNER_EXTENT) == [["load", "store"]]

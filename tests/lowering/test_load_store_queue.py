@@ -15,6 +15,7 @@ import random
 import pytest
 
 from loom.bundle import Bundle, MemoryRegion
+from loom.ir import op_location
 
 HIST = """
 func.func @f(%idx: memref<8xi32>, %h: memref<8xi32>) {
@@ -60,6 +61,16 @@ def test_the_indirect_array_gets_a_queue_with_its_groups_in_program_order(lower)
     assert [g.data for g in queue.attributes["groups"].data] == ["ld0 st0", "st1"]
     assert low.ops("handshake.store") == []
     assert (queue.num_loads, queue.num_stores) == (1, 1 + 1)
+
+
+def test_the_queue_is_at_its_arrays_first_access(lower):
+    # a diagnosis about the queue names the C line of the array's first access
+    text = HIST.replace("%v = memref.load %h[%k] : memref<8xi32>",
+                        '%v = memref.load %h[%k] : memref<8xi32> loc("k.c":4:9)').replace(
+        "memref.store %zero, %h[%i] : memref<8xi32>",
+        'memref.store %zero, %h[%i] : memref<8xi32> loc("k.c":7:7)')
+    (queue,) = lower(text, ordering="lsq").ops("handshake.lsq")
+    assert op_location(queue).line == 4
 
 
 def test_other_orderings_keep_the_done_chain(lower):

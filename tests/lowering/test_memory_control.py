@@ -5,6 +5,7 @@ from xdsl.dialects.builtin import NoneType
 
 from loom.bundle import Bundle, ExpectedOutput, MemoryRegion, ScalarInput
 from loom.dialects import handshake as hs
+from loom.ir import op_location
 
 # for i in 0..4: { x = a[i]; y = a[i+4]; b[i] = x + y; a[i] = y; }
 TWO_GROUPS = """
@@ -80,6 +81,19 @@ def test_consecutive_loads_share_a_token_and_join(lower):
     ctrl_sources = {_source(ld.operands[-1]) for ld in loads}
     assert len(ctrl_sources) == 1, "RAR: both loads take the same (forked) token"
     assert len(low.ops("handshake.join")) >= 2  # the loads' dones, and the return join
+
+
+def test_a_join_of_loads_is_at_the_first_loads_line(lower):
+    # a diagnosis about the join names the C line where the run of loads begins
+    text = TWO_GROUPS.replace("%x = memref.load %a[%i] : memref<8xi32>",
+                              '%x = memref.load %a[%i] : memref<8xi32> loc("k.c":3:9)').replace(
+        "%y = memref.load %a[%j] : memref<8xi32>",
+        '%y = memref.load %a[%j] : memref<8xi32> loc("k.c":5:9)')
+    low = lower(text, ordering="seed")
+    # the join of the two loads' done tokens, which their memory gives
+    (join,) = [j for j in low.ops("handshake.join")
+               if all(_source(v).owner.name == "handshake.extmemory" for v in j.operands)]
+    assert op_location(join).line == 3
 
 
 def test_store_then_load_is_serial(lower):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects.builtin import NoneType
+from xdsl.dialects.builtin import NoneType, UnrealizedConversionCastOp
 from xdsl.ir import Operation, SSAValue
 
 from loom.diagnostics import Location, LoomError
@@ -72,7 +72,7 @@ def _check_accesses(record: LoweringRecord, filename: str) -> None:
             _fail(op, "belongs to two memory groups", filename)
         seen.add(op)
         ctrl = op.operands[-1]
-        if not isinstance(ctrl.type, NoneType) or ctrl.owner.name == "builtin.unrealized_conversion_cast":
+        if not isinstance(ctrl.type, NoneType) or isinstance(ctrl.owner, UnrealizedConversionCastOp):
             _fail(op, "has no control input from the ctrl-done network", filename)
         if acc.done is None or not isinstance(acc.done.owner, hs.ExternalMemoryOp | hs.MemoryOp):
             _fail(op, "has no done token from its memory interface", filename)
@@ -153,10 +153,7 @@ def _reaches(start: SSAValue, target: SSAValue, ret: Operation) -> bool:
         if v in seen:
             continue
         seen.add(v)
-        for use in v.uses:
-            if use.operation is ret:
-                if ret.operands[use.index] == target:
-                    return True
-                continue
-            stack.extend(use.operation.results)
+        for use in v.uses:   # the walk ends at the return (v == target was its operand)
+            if use.operation is not ret:
+                stack.extend(use.operation.results)
     return False
