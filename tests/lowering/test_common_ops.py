@@ -40,6 +40,15 @@ def test_repeated_ops_are_built_once(lower):
     assert len(i32_threes) == 1
 
 
+def test_the_kept_value_keeps_its_name(lower):
+    # the DFG names a merged value as the program named its first op; an
+    # unnamed first op takes its repeat's name
+    (ext,) = lower(TWICE).ops("arith.extsi")
+    assert ext.results[0].name_hint == "w1"
+    (ext,) = lower(TWICE.replace("%w1", "%0")).ops("arith.extsi")
+    assert ext.results[0].name_hint == "w2"
+
+
 def test_the_memory_is_the_programs(lower):
     a = [5, -6, 7, 0]
     b = [x * 3 + (i + 3) for i, x in enumerate(a)]

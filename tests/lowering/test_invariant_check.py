@@ -6,6 +6,7 @@ from xdsl.dialects.builtin import IntegerAttr, NoneType, UnrealizedConversionCas
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from loom.diagnostics import LoomError
+from loom.dialects import dataflow as df
 from loom.dialects import handshake as hs
 from loom.golden.run import find_func, run_dfg
 from loom.ir import parse_module, print_module
@@ -87,4 +88,28 @@ def test_a_done_token_that_never_reaches_the_return_is_caught(lower):
     ret = low.func.body.block.last_op
     ret.operands[len(ret.operands) - 1] = low.func.body.block.args[-1]
     with pytest.raises(LoomError, match="never reaches the return control"):
+        check_invariants(low.func, low.record, "t")
+
+
+def test_after_cond_as_a_mux_select_steers(lower):
+    # seed 002: a mux may choose by after_cond, as a branch may branch on it
+    low = _broken(lower)
+    after_cond = next(iter(low.record.after_conds.values()))
+    branch = next(op for op in low.func.body.walk() if isinstance(op, hs.ConditionalBranchOp))
+    zero, one = (arith.ConstantOp(IntegerAttr(v, i1)) for v in (0, 1))
+    mux = hs.MuxOp(after_cond, [zero.result, one.result])
+    Rewriter.insert_op([zero, one, mux], InsertPoint.before(branch))
+    check_invariants(low.func, low.record, "t")  # does not raise
+
+
+def test_raw_will_continue_as_the_gates_value_is_caught(lower):
+    # seed 002: the after_cond gate takes raw_will_continue as its condition
+    # only; as the value it gates it would be a body-local consumer
+    low = _broken(lower)
+    loop, after_cond = next(iter(low.record.after_conds.items()))
+    raw = low.record.raw_conditions[loop]
+    gate = next(op for op in low.func.body.walk()
+                if isinstance(op, df.GateOp) and op.results[1] == after_cond)
+    gate.operands[0] = raw
+    with pytest.raises(LoomError, match=f"raw_will_continue of the loop"):
         check_invariants(low.func, low.record, "t")

@@ -92,6 +92,36 @@ def test_the_golden_run_is_the_program(lower, seed):
     assert run.ok, run.problems()
 
 
+WIDE_RUN = HIST.replace("memref<8xi32>", "memref<16xi32>").replace(
+    "    %v = memref.load %h[%k] : memref<16xi32>\n",
+    "".join(f"    %o{j} = arith.constant {j} : index\n"
+            f"    %k{j} = arith.addi %k, %o{j} : index\n"
+            f"    %v{j} = memref.load %h[%k{j}] : memref<16xi32>\n" for j in range(9))
+    + "".join(f"    %s{j} = arith.addi %s{j - 1}, %v{j} : i32\n" if j else "    %s0 = arith.addi %v0, %zero : i32\n"
+              for j in range(9))
+    + "    %v = arith.addi %s8, %zero : i32\n")
+"""HIST with nine loads in its first group (h[k] ... h[k + 8] summed): the
+queue allocates a group's slots at once, so it needs nine load slots."""
+
+
+def test_a_queue_holds_its_widest_group(lower):
+    low = lower(WIDE_RUN, ordering="lsq")
+    (queue,) = low.ops("handshake.lsq")
+    assert max(sum(kind == "ld" for kind, _ in g) for g in queue.groups) == 9
+    assert queue.depth("lq") >= 9 and queue.depth("sq") >= 9
+    idx, h = [0, 3, 7, 1, 7, 2, 0, 5] + [0] * 8, list(range(16))   # idx: the first 8 read
+    want = list(h)
+    for i in range(8):
+        v = sum(want[idx[i] + j] for j in range(9))
+        want[idx[i]] = v + 1
+        if v > 2:
+            want[i] = 0
+    run = low.run(Bundle("f", memory_regions=[MemoryRegion(0, 16, idx), MemoryRegion(1, 16, h)],
+                         expected_memory_regions=[MemoryRegion(0, 16, idx),
+                                                  MemoryRegion(1, 16, want)]))
+    assert run.ok, run.problems()
+
+
 def test_explain_names_the_queue_and_its_groups(lower):
     from loom.lowering.ordering import ordering_report
 

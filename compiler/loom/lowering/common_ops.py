@@ -45,11 +45,11 @@ def _sorted(attrs: dict[str, Attribute]) -> tuple[tuple[str, Attribute], ...]:
     return tuple(sorted(attrs.items()))
 
 
-def merge_common_ops(body: Block, named: Set[SSAValue] = frozenset()) -> int:
+def merge_common_ops(body: Block, named: Set[SSAValue] = frozenset()) -> None:
     """Replace every op by the first earlier op with its key, but those with a
-    result in `named` (the record's); returns how many went."""
+    result in `named` (the record's); the kept value keeps its name, or takes
+    the first name a repeat had."""
     first: dict[tuple, Operation] = {}
-    merged = 0
     for op in list(body.ops):
         if not op.results or not is_merged(op):
             continue
@@ -63,8 +63,6 @@ def merge_common_ops(body: Block, named: Set[SSAValue] = frozenset()) -> int:
             old.replace_all_uses_with(new)
         op.detach()
         op.erase()
-        merged += 1
-    return merged
 
 
 __all__ = ["MERGED", "is_merged", "merge_common_ops"]
