@@ -234,8 +234,14 @@ FLOAT_AUTO_SLOW = (["atax_f32", "gemm_f32", "hist_f32", "jacobi_1d_f64", "lu_f64
 (LARGE_FLOAT_VARIANTS), after every integer 16x16 refused them with C1."""
 
 
+FLOAT_AUTO_STORES = (["cholesky_f64", "covariance_f64"], "chess-16x16-t2-ext8x9s4-fp")
+"""Issue 33: four store lanes on one array (cholesky_f64's matrix), the
+second 16x16 float preset, after the first refused them with C1."""
+
+
 @pytest.mark.parametrize("kernels,adg", [
-    FLOAT_AUTO, pytest.param(*FLOAT_AUTO_SLOW, marks=pytest.mark.slow)])
+    FLOAT_AUTO, pytest.param(*FLOAT_AUTO_SLOW, marks=pytest.mark.slow),
+    pytest.param(*FLOAT_AUTO_STORES, marks=pytest.mark.slow)])
 def test_a_float_kernel_maps_onto_a_float_preset(kernels, adg, tmp_path, capsys):
     for kernel in kernels:
         assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path / kernel),

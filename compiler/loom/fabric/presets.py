@@ -191,10 +191,12 @@ FLOAT_VARIANTS = ("-ext4-d2-fp",)
 extmemories, for the float kernels of at most 64 ops (dot_f64,
 tanh_poly_f32); after every integer variant, so an integer kernel that fits
 one of those keeps it."""
-LARGE_FLOAT_VARIANTS = ("-ext8x9s3-fp",)
+LARGE_FLOAT_VARIANTS = ("-ext8x9s3-fp", "-ext8x9s4-fp")
 """16x16 only, last: the float units in the divider PEs (16 of them) beside
 WIDE's eight extmemories of nine load lanes, for the float kernels of up to
-256 ops (atax_f32, gemm_f32, lu_f64, seidel_2d_f32, ...)."""
+256 ops (atax_f32, gemm_f32, lu_f64, seidel_2d_f32, ...); then with four
+store lanes, for a kernel that stores into one array from four places
+(cholesky_f64's 8 loads and 4 stores of its matrix, covariance_f64)."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
 (15 loads and 8 stores of one array, 64 stores into a local one), its lanes
