@@ -24,7 +24,7 @@ from loom.golden.ops.gate import Gate
 from loom.golden.ops.invariant import Invariant
 from loom.golden.ops.stream import Stream
 from loom.rtl.catalog import CATALOG
-from loom.rtl.units import UnitSpec, unit_spec
+from loom.rtl.units import ALU_OPS, CMP_PREDICATES, CONFIGURED, UnitSpec, unit_spec
 from tb.unit_runner import (Expected, Stimulus, UnitCase, actor_case, golden_stepwise,
                             golden_streams, rand_token, rand_value)
 
@@ -124,12 +124,38 @@ def _binary(op: str) -> list[UnitCase]:
     return out
 
 
+def configured(family: str, ops: tuple[str, ...], **params: Any) -> list[UnitCase]:
+    """One unit of `family` that runs `ops` on one datapath, its plain input
+    `op_sel` a config field (a fabric unit's): an instance per op, the field
+    tied to the op's index, against that op's golden class."""
+    spec = unit_spec(family, **params)
+    w = spec.params["w"]
+    out = []
+    for k, op in enumerate(ops):
+        case = actor_case(spec, lambda op=op: BINARY_CLASSES[op](w), _binary_stimulus(spec, op))
+        case.ties = {"op_sel": k}
+        out.append(case)
+    return out
+
+
+CONFIGURED_CMPI_WIDTHS = (8, 32)
+"""Widths of the configured compare (a fabric unit's, its predicate a config
+field), one instance per predicate, the field tied to its index."""
+
+
 def _cmpi() -> list[UnitCase]:
     out = []
     for p in CATALOG["cmpi"]:
         spec = unit_spec("cmpi", **p)
         out.append(actor_case(spec, lambda p=p: arith.CmpI(p["predicate"], p["w"]),
                               _binary_stimulus(spec, "cmpi")))
+    for w in CONFIGURED_CMPI_WIDTHS:
+        spec = unit_spec("cmpi", predicate=CONFIGURED, w=w)
+        for k, pred in enumerate(CMP_PREDICATES):
+            case = actor_case(spec, lambda pred=pred, w=w: arith.CmpI(pred, w),
+                              _binary_stimulus(spec, "cmpi"))
+            case.ties = {"predicate": k}
+            out.append(case)
     return out
 
 
@@ -641,6 +667,8 @@ def cases_for(family: str) -> list[UnitCase]:
         return [dataflow[family](p) for p in CATALOG[family]]
     if family == "cmpi":
         return _cmpi()
+    if family == "alu":
+        return [c for p in CATALOG["alu"] for c in configured("alu", ALU_OPS, **p)]
     if family == "cmpf" or family in FLOAT_UNARY or family in FLOAT_BINARY:
         return _float(family)
     if family in FLOAT_CONVERT:

@@ -129,11 +129,14 @@ class UnitCase:
     # outputs whose valid may legally drop without a transfer (a lazy fork's
     # valid waits for the other outputs' ready): data-stability only
     valid_may_drop: bool = False
+    # plain inputs held at a value for the run (a configured field: cmpi's
+    # predicate, the ALU's op_sel), tied in the wrapper
+    ties: dict[str, int] = field(default_factory=dict)
 
     def ins(self) -> list[str]:
         if self.in_channels is not None:
             return self.in_channels
-        return [c for p in self.spec.inputs if not p.name.startswith("mem_")
+        return [c for p in self.spec.inputs if not p.name.startswith("mem_") and not p.plain
                 for c in p.channel_names()]
 
     def outs(self) -> list[str]:
@@ -173,13 +176,18 @@ def _decl(direction: str, bits: int, name: str) -> str:
     return f"  {direction:6} logic {rng}{name}"
 
 
-def wrapper_sv(top: str, instances: list[tuple[str, UnitSpec]]) -> str:
-    """A top that instantiates every unit with flattened per-channel ports."""
+def wrapper_sv(top: str, instances: list[tuple[str, UnitSpec, dict[str, int]]]) -> str:
+    """A top that instantiates every unit with flattened per-channel ports,
+    each instance's tied plain inputs held at their values."""
     ports = [_decl("input", 1, "clk"), _decl("input", 1, "rst")]
     body: list[str] = []
-    for prefix, spec in instances:
+    for prefix, spec, ties in instances:
         conns = [".clk(clk)", ".rst(rst)"] if spec.clocked else []
         for p in spec.ports:
+            if p.plain and p.name in ties:   # a configured field, fixed for the run
+                bits = max(p.width, 1)
+                conns.append(f".{p.name}({bits}'d{ties[p.name]})")
+                continue
             if p.plain:   # a status wire: one top port of the same name
                 ports.append(_decl("output" if p.direction == "out" else "input", 1,
                                    f"{prefix}_{p.name}"))
@@ -211,15 +219,17 @@ class UnitBuild:
     # (test_arith_binary and test_dataflow_stream: 46 s against 52 s with MAKEFLAGS)
     makeflags = QUICK_MAKEFLAGS
 
-    def __init__(self, name: str, specs: Sequence[UnitSpec]):
+    def __init__(self, name: str, specs: Sequence[UnitSpec],
+                 ties: Sequence[dict[str, int]] = ()):
         self.name = name
         self.top = f"tb_{name}"
         self.dir = BUILD_ROOT / name
-        self.instances = [(f"u{i}", s) for i, s in enumerate(specs)]
+        held = list(ties) or [{} for _ in specs]
+        self.instances = [(f"u{i}", s, t) for i, (s, t) in enumerate(zip(specs, held))]
 
     def sources(self) -> dict[str, str]:
         files: dict[str, str] = {}
-        for _, spec in self.instances:
+        for _, spec, _ in self.instances:
             files.setdefault(f"{spec.module}.sv", render_spec(spec))
         files[f"{self.top}.sv"] = wrapper_sv(self.top, self.instances)
         return files
@@ -311,7 +321,7 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
     checks every channel against the golden streams. Raises AssertionError
     naming the first divergence; returns a summary per episode: its cycles
     and, per memory agent, the most request beats it had in flight at once."""
-    build = UnitBuild(name, [c.spec for c in cases])
+    build = UnitBuild(name, [c.spec for c in cases], [c.ties for c in cases])
     build.build()
     rng = random.Random(f"{name}:{seed}")
     episodes, checks = [], []
@@ -320,7 +330,7 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
                               "memories": [], "drain": 30}
         total = 0
         per_ep: list[tuple[str, UnitCase, Expected]] = []
-        for (prefix, _), case in zip(build.instances, cases):
+        for (prefix, _, _), case in zip(build.instances, cases):
             n = max(1, int(tokens * case.tokens_scale))
             stim = case.stimulus(rng, n)
             exp = case.expected(stim)

@@ -1,14 +1,15 @@
 """The pipelined dividers (templates/arith_divider.sv.j2): every catalog width
 and depth under random validity and backpressure, every pair of corner
-operands (zero, one, -1, MIN, ...), and one result a cycle after the declared
-latency, against the golden op classes (tb.unit_cases)."""
+operands (zero, one, -1, MIN, ...), one result a cycle after the declared
+latency, and the four on one datapath (`divrem`, op_sel configured), against
+the golden op classes (tb.unit_cases)."""
 
 import random
 
 import pytest
 
 from loom.rtl.units import DIV_OPS, divider_latency, unit_spec
-from tb.unit_cases import BINARY_CLASSES, cases_for
+from tb.unit_cases import BINARY_CLASSES, cases_for, configured
 from tb.unit_runner import PROFILES, Stimulus, actor_case, edge_values, run_cases
 
 pytestmark = pytest.mark.rtl
@@ -30,6 +31,13 @@ def _corners(op: str, w: int):
 def test_divider_matches_golden():
     cases = [c for op in DIV_OPS for c in cases_for(op)]
     run_cases("arith_divider", cases, seed=1)
+
+
+@pytest.mark.parametrize("w", [8, 32])
+def test_the_four_on_one_datapath_match_golden(w):
+    # `divrem`, a fabric unit's divider: op_sel (a config field) held at each
+    # op's index in DIV_OPS, an instance each
+    run_cases(f"arith_divrem_w{w}", configured("divrem", DIV_OPS, w=w), seed=1)
 
 
 def test_divider_corner_pairs():

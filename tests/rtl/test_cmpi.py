@@ -1,4 +1,5 @@
-"""Cmpi: all ten predicates.
+"""Cmpi: all ten predicates, fixed, and configured (a plain input held at the
+predicate's index).
 
 Template templates/cmpi.sv.j2, every catalog parameter set, against the
 golden op classes (tb.unit_cases)."""
