@@ -350,6 +350,7 @@ def test_every_kernel_has_a_mapping_test():
     listed = [*AUTO_KERNELS, *AUTO_KERNELS_SLOW, *FLAT_KERNELS, *FLAT_KERNELS_SLOW,
               *ON_CHIP_KERNELS_SLOW, *REPAIRED_KERNELS_SLOW, *LONG_REPAIRS_SLOW,
               *PRESET_KERNELS_SLOW, TWO_TRACKS[0], SMALL_ON_CHIP[0], *FLOAT_AUTO[0], *FLOAT_AUTO_SLOW[0],
+              *FLOAT_AUTO_STORES[0],
               *REFUSED]
     assert set(listed) == {p.stem for p in KERNELS.glob("*.c")}
 
