@@ -124,18 +124,21 @@ def _binary(op: str) -> list[UnitCase]:
     return out
 
 
+def _tied(spec: UnitSpec, field: str, choices: tuple[str, ...],
+          golden: Callable[[str], Actor], stimulus_op: Callable[[str], str]) -> list[UnitCase]:
+    """A unit whose plain input `field` is a config field (a fabric unit's):
+    an instance per choice, the field tied to the choice's index, against
+    that choice's golden actor."""
+    return [actor_case(spec, lambda c=c: golden(c), _binary_stimulus(spec, stimulus_op(c)),
+                       ties={field: k}) for k, c in enumerate(choices)]
+
+
 def configured(family: str, ops: tuple[str, ...], **params: Any) -> list[UnitCase]:
     """One unit of `family` that runs `ops` on one datapath, its plain input
-    `op_sel` a config field (a fabric unit's): an instance per op, the field
-    tied to the op's index, against that op's golden class."""
+    `op_sel` naming one: an instance per op, against that op's golden class."""
     spec = unit_spec(family, **params)
     w = spec.params["w"]
-    out = []
-    for k, op in enumerate(ops):
-        case = actor_case(spec, lambda op=op: BINARY_CLASSES[op](w), _binary_stimulus(spec, op))
-        case.ties = {"op_sel": k}
-        out.append(case)
-    return out
+    return _tied(spec, "op_sel", ops, lambda op: BINARY_CLASSES[op](w), lambda op: op)
 
 
 CONFIGURED_CMPI_WIDTHS = (8, 32)
@@ -150,12 +153,8 @@ def _cmpi() -> list[UnitCase]:
         out.append(actor_case(spec, lambda p=p: arith.CmpI(p["predicate"], p["w"]),
                               _binary_stimulus(spec, "cmpi")))
     for w in CONFIGURED_CMPI_WIDTHS:
-        spec = unit_spec("cmpi", predicate=CONFIGURED, w=w)
-        for k, pred in enumerate(CMP_PREDICATES):
-            case = actor_case(spec, lambda pred=pred, w=w: arith.CmpI(pred, w),
-                              _binary_stimulus(spec, "cmpi"))
-            case.ties = {"predicate": k}
-            out.append(case)
+        out += _tied(unit_spec("cmpi", predicate=CONFIGURED, w=w), "predicate", CMP_PREDICATES,
+                     lambda pred, w=w: arith.CmpI(pred, w), lambda _: "cmpi")
     return out
 
 

@@ -181,9 +181,12 @@ def clean_values(sw: DfgGraph) -> set[tuple[int, int]]:
 def _wires(sw: DfgGraph) -> set[int]:
     """The casts of `sw` that are wires."""
     clean = clean_values(sw)
+
+    def operand_clean(node: int) -> bool:
+        return any((e.src, e.src_index) in clean for e in sw.in_edges(node) if e.dst_index == 0)
+
     return {n.id for n in sw.nodes if n.kind == "op" and n.op is not None
-            and is_wire(n.op, any((e.src, e.src_index) in clean
-                                  for e in sw.in_edges(n.id) if e.dst_index == 0))}
+            and n.op.name in WIRE_CASTS + ZERO_EXTENSIONS and is_wire(n.op, operand_clean(n.id))}
 
 
 def _wire_use(sw: DfgGraph, node: DfgNode, wires: set[int]) -> DfgEdge | None:
