@@ -55,14 +55,15 @@ def test_a_missing_or_different_channel_differs():
 
 
 def test_a_matching_run_records_only_the_results(tmp_path, capsys):
-    """sum_n has one result and the done token: two records of 16 bytes; the
-    SystemVerilog summaries equal the formula above over the golden streams."""
+    """sum_n has one result and the done token, and main invokes it three
+    times (n = 300, 0, 1): six records of 16 bytes; the SystemVerilog
+    summaries equal the formula above over the golden streams."""
     assert main(["run", "sum_n", "-o", str(tmp_path)]) == 0
     golden = json.loads((tmp_path / "sum_n.golden.json").read_text())["traces"]
     assert main(["sim", "sum_n", "--ideal", "-o", str(tmp_path)]) == 0, capsys.readouterr().out
     report = json.loads((tmp_path / "sum_n.sim.json").read_text())
     assert report["trace"] == "result channels" and not report["repeated_for_trace"]
-    assert Path(report["artifacts"]["trace"]).stat().st_size == 2 * 16
+    assert Path(report["artifacts"]["trace"]).stat().st_size == 6 * 16
     lines = [line.split() for line in
              Path(report["artifacts"]["summary"]).read_text().splitlines()]
     rtl = sorted((int(count), int(digest)) for _, count, digest, _ in lines)

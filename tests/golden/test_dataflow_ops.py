@@ -145,6 +145,17 @@ def test_gate_waits_for_a_value_for_each_condition():
     assert outs == [[5], []] and consumed == [1, 1]
 
 
+def test_a_stream_waits_for_its_missing_operands_only_between_activations():
+    # seed 001: phase A latches start, step and bound (all three needed);
+    # phase B emits from its state and waits for no operand
+    s, ins = Stream("+=", "<"), [Channel(f"in{i}") for i in range(3)]
+    ins[0].q.append(0)
+    ins[2].q.append(4)
+    assert s.waiting_on(ins) == [1]
+    s.active = True
+    assert s.waiting_on(ins) == []
+
+
 def test_a_carry_waits_for_the_input_of_its_state():
     # seed 001: NeedInit takes the initial value (input 1), NeedCond the
     # condition (input 0), NeedLoop the loop value (input 2)

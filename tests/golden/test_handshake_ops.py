@@ -162,6 +162,18 @@ def test_lsq_fence_waits_for_the_allocated_accesses():
     assert outs == [[9], [None], [None], [None]]
 
 
+def test_lsq_results_are_numbered_loads_acks_fence():
+    """One load, one group, then the fence: result 0 the load's data, 1 the
+    group's ack, 2 the fence's done (the operand and result order of the
+    module docstring). The group stores 9 to x[1] and then loads x[1]."""
+    q = LoadStoreQueue(ld=1, st=1, shape=(2,), width=8, storage=[5, 6],
+                       groups=[(("st", 0), ("ld", 0))])
+    # operands: st_data, st_addr, ld_addr, alloc, fence
+    outs, consumed = drive_actor(q, [[9], [1], [1], [None], [None]])
+    assert outs == [[9], [None], [None]] and consumed == [1, 1, 1, 1, 1]
+    assert q.storage == [5, 9]
+
+
 def test_one_slot_buffers_and_one_input_joins_are_valid():
     # CIRCT: a buffer has at least one slot, a join at least one operand
     assert run_actor(Buffer(1), [[1, 2]]) == [[1, 2]]

@@ -34,6 +34,37 @@ def test_body_invariant_on_raw_is_caught_by_checker_and_golden_run(lower):
         run.problems()
 
 
+NO_CARRY = """
+func.func @f(%b: memref<8xi32>, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %p = arith.addi %k, %k : i32
+    memref.store %p, %b[%i] : memref<8xi32>
+  }
+  return
+}
+"""
+"""A for loop without iter_args: its gate is raw_will_continue's one consumer."""
+
+
+def test_the_broken_lowering_forks_a_raw_condition_of_one_consumer(lower):
+    # mutations.py's other branch: no fork to widen, so the raw condition
+    # gets a fork of two, the gate's and the invariant's
+    low = lower(NO_CARRY)
+    (raw,) = low.record.raw_conditions.values()
+    assert [u.operation.name for u in raw.uses] == ["dataflow.gate"]
+    loop = wire_body_invariant_to_raw(low.func, low.record)
+    ((use,),) = [list(raw.uses)]
+    fork = use.operation
+    assert isinstance(fork, hs.ForkOp) and len(fork.results) == 2
+    consumers = [[u.operation.name for u in r.uses] for r in fork.results]
+    assert consumers == [["dataflow.gate"], ["dataflow.invariant"]]
+    with pytest.raises(LoomError, match=f"raw_will_continue of the loop '{loop}'"):
+        check_invariants(low.func, low.record, "t")
+
+
 def _broken(lower):
     """CONST_TRIP lowered, for a test to break one invariant of (seeds 000 and 002)."""
     low = lower(CONST_TRIP)

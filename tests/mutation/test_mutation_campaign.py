@@ -11,7 +11,7 @@ import pytest
 from loom.cli import (CONFIG_MUTATION_OPERATORS, MUTATION_OPERATORS, PYTHON_MUTATION_AREAS,
                       PYTHON_MUTATION_OPERATORS, main)
 from loom.diagnostics import LoomError
-from loom.mutation.campaign import Verdict, check_for, judged, reviewed, run_campaign, table
+from loom.mutation.campaign import JUDGES, Verdict, check_for, judged, reviewed, run_campaign, table
 from loom.mutation.config_mutants import CONFIG_OPERATORS
 from loom.mutation.python_mutants import AREAS, PYTHON_OPERATORS
 from loom.mutation.template_mutants import OPERATORS, template_mutants
@@ -22,17 +22,38 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_template_is_judged_by_the_test_module_named_for_it():
     assert check_for("oehb.sv.j2", ROOT) == "tests/rtl/test_oehb.py"
     assert check_for("fabric_fifo.sv.j2", ROOT) == "tests/fabric/test_fabric_fifo.py"
-    assert check_for("float_macros.sv.j2", ROOT) is None   # macros: no module of their own
+    assert check_for("no_such_unit.sv.j2", ROOT) is None
+
+
+def test_every_template_has_a_judge_and_every_judge_exists():
+    """A template without a test module of its name is judged by JUDGES'
+    tests (a family's module, the includers' tests, a whole design's run);
+    no template is left without one, and each path or node id names a test
+    pytest collects."""
+    stems = sorted(p.name.removesuffix(".sv.j2") for p in (ROOT / "templates").glob("*.sv.j2"))
+    judges = {stem: check_for(f"{stem}.sv.j2", ROOT) for stem in stems}
+    assert [s for s, j in judges.items() if j is None] == []
+    assert set(JUDGES) <= set(stems)
+    for stem, judge in JUDGES.items():
+        assert not (ROOT / f"tests/rtl/test_{stem}.py").exists(), stem   # its own module wins
+        for test in judge.split():
+            module, _, name = test.partition("::")
+            assert (ROOT / module).is_file(), test
+            if name:
+                function = name.partition("[")[0]
+                assert f"def {function}(" in (ROOT / module).read_text(), test
+    for kernel in {t.partition("[")[2].rstrip("]") for t in JUDGES["axi_master"].split()}:
+        assert (ROOT / "kernels" / f"{kernel}.c").is_file(), kernel
 
 
 def test_unjudged_mutants_are_recorded_once_and_a_second_run_resumes(tmp_path):
     text = (ROOT / "templates" / "float_macros.sv.j2").read_text()
     mutants = template_mutants("float_macros.sv.j2", text)[:3]
     out = tmp_path / "mutants.jsonl"
-    first = run_campaign(ROOT, mutants, out)
+    first = run_campaign(ROOT, mutants, out, judge=lambda m: None)
     assert [v.verdict for v in first] == ["no-check"] * 3
     assert [v.id for v in first] == [m.id for m in mutants]
-    again = run_campaign(ROOT, mutants, out)
+    again = run_campaign(ROOT, mutants, out, judge=lambda m: None)
     assert again == first and len(out.read_text().splitlines()) == 3
     assert judged(out) == {v.id: v for v in first}
     assert all(json.loads(line)["template"] == "float_macros.sv.j2"

@@ -1,6 +1,8 @@
 """Kernel tops (loom rtl): lint-clean under -Wall (plain and with the simulation-only
-code), a file list an FPGA/ASIC flow can read, and Yosys synthesis."""
+code), a file list an FPGA/ASIC flow can read, and Yosys synthesis; the
+simulation-only watchdog counts cycles without a transfer."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,10 @@ from loom.golden.run import find_func
 from loom.ir import load_module
 from loom.lowering import lower
 from loom.rtl.command import write_rtl
+from loom.inputs import Inputs
 from loom.rtl.gates import lint, synthesize
+from loom.sim import profiles
+from loom.sim.flow import run_seed, setup
 from loom.toolpaths import ensure_verilator
 
 KERNELS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "kernels").glob("*.c"))
@@ -43,3 +48,23 @@ def test_kernel_top_synthesizes(compiled, tmp_path, name):
     files = rtl.file_list.read_text().split()
     result = synthesize(rtl.file_list.parent, files, rtl.top_module)
     assert result.cells > 0 and result.ffs > 0
+
+
+WATCHDOG = 16
+"""Idle cycles (no transfer on any channel) before the top declares a
+deadlock, for the test below; the default is 20,000."""
+
+
+def test_the_watchdog_counts_cycles_without_a_transfer(compiled, tmp_path):
+    """vecadd's ideal run moves a token on some channel in almost every cycle
+    (at most 3 cycles apart, measured on its --trace) and lasts far longer
+    than WATCHDOG cycles: without drain cycles after its last output (which
+    have no transfers) it passes with a watchdog of WATCHDOG idle cycles. A
+    watchdog that counted cycles, or missed the transfers, would fire."""
+    arts = compiled("vecadd")
+    dfg = tmp_path / "vecadd.dfg.mlir"
+    lower(arts.scf_mlir, dfg, arts.top)
+    s = setup(Inputs("vecadd", tmp_path, dfg, arts.bundle_path), None)
+    result = run_seed(s, replace(profiles.IDEAL, watchdog=WATCHDOG, drain=0))
+    assert result.passed, "\n".join(result.problems)
+    assert result.report["cycles"] > 8 * WATCHDOG

@@ -21,7 +21,8 @@ PRESET = "chess-8x8-ext1"
 
 
 def _sum_n_native(n: int = 300) -> int:
-    """kernels/sum_n.c's result, from its C source's definitions."""
+    """kernels/sum_n.c's result for n, from its C source's definitions (its
+    main invokes it with n = 300, 0 and 1)."""
     return sum((i % 17) * (i % 5) - 20 for i in range(n))
 
 
@@ -60,7 +61,7 @@ def test_kernels_run_on_one_fabric_under_stall_seeds(tmp_path, capsys, kernel, s
     assert [v & (1 << width) - 1 for _, v in outputs[f"out{sentinels[0]}"]] == [
         x & (1 << width) - 1 for x in native.data]
     if kernel == "sum_n":   # and that is the C program's value
-        assert native.data == [_sum_n_native()]
+        assert native.data == [_sum_n_native(), 0, _sum_n_native(1)]
 
 
 @pytest.mark.rtl
@@ -70,10 +71,11 @@ def test_a_wrong_expectation_fails_on_the_fabric(tmp_path, capsys):
     main(["run", "sum_n", "-o", str(tmp_path / "ref")])
     capsys.readouterr()
     doc = json.loads((tmp_path / "ref" / "sum_n.bundle.json").read_text())
-    doc["expected_outputs"][0]["data"] = [_sum_n_native() + 1]
+    wrong = [_sum_n_native() + 1, 0, _sum_n_native(1)]
+    doc["expected_outputs"][0]["data"] = wrong
     bundle = tmp_path / "wrong.bundle.json"
     bundle.write_text(json.dumps(doc))
-    assert load_bundle(bundle).expected_outputs[0].data == [_sum_n_native() + 1]
+    assert load_bundle(bundle).expected_outputs[0].data == wrong
     status = main(["sim", "sum_n", "--adg", PRESET, "--bundle", str(bundle),
                    "-o", str(tmp_path / "sim")])
     out = capsys.readouterr().out

@@ -3,14 +3,16 @@ tests that should catch it, the verdicts in `mutants.jsonl` (issue 36).
 
 A template's judge is its own test module, named alike (the per-component
 grain): templates/<t>.sv.j2 by tests/rtl/test_<t>.py, or for a fabric
-component tests/fabric/test_<t>.py; a Python module's, its area's tests
+component tests/fabric/test_<t>.py; a template that has none (a family's
+member, a piece others include, a testbench, the AXI shell) by the tests
+JUDGES names; a Python module's, its area's tests
 (loom.mutation.python_mutants.AREAS). A mutant is
 
 - `killed` when that module fails (`killed_by` names the first failing test),
 - `survived` when it passes,
 - `timeout` when it runs past the limit (a hung simulation counts as caught
   only once someone says so: it is listed apart),
-- `no-check` when its template has no test module of its name,
+- `no-check` when its template has no judge,
 - `equivalent` when it provably changes nothing a check can see (`reason`
   says why; not run): shown by the config area's generator
   (loom.mutation.config_mutants) or reviewed by hand (`loom mutate
@@ -86,14 +88,59 @@ class Verdict:
         return json.dumps(asdict(self), sort_keys=True)
 
 
+_AXI_KERNELS = ("histogram", "sum_n", "hist_bytes", "mixed_types", "dot_f64")
+"""The AXI shell's judges: a read-after-write through memory (histogram),
+a scalar argument and result over two invocations (sum_n), byte lanes
+(hist_bytes' i8, mixed_types' i16 and i64) and a 64-bit bus (dot_f64)."""
+_FABRIC_RUN = "tests/sim/test_fabric_broken_config.py"
+"""A configured fabric simulated (the unbroken run, with every edge observed,
+and wrong configurations that must fail): what the fabric's top, its
+config chain and its testbench must keep true."""
+_KERNEL_RUN = "tests/sim/test_checker.py tests/sim/test_harness.py"
+"""The kernel testbench: broken designs it must fail, and runs it must pass."""
+
+JUDGES: dict[str, str] = {
+    # a family's test module carries the family's name
+    "fabric_add_tag": "tests/fabric/test_fabric_tags.py",
+    "fabric_del_tag": "tests/fabric/test_fabric_tags.py",
+    "fabric_map_tag": "tests/fabric/test_fabric_tags.py",
+    "fabric_memory": "tests/fabric/test_fabric_memory_rtl.py",
+    "fabric_extmemory": "tests/fabric/test_fabric_memory_rtl.py",
+    "fabric_memory_body": "tests/fabric/test_fabric_memory_rtl.py",
+    "fabric_function_unit": "tests/fabric/test_fabric_spatial_pe.py",
+    # pieces the components include: the tests of those that include them
+    "fabric_common": "tests/fabric/test_fabric_spatial_pe.py tests/fabric/test_fabric_spatial_sw.py",
+    "fabric_switch_common":
+        "tests/fabric/test_fabric_spatial_sw.py tests/fabric/test_fabric_temporal_sw.py",
+    "float_macros": "tests/rtl/test_float_add.py tests/rtl/test_cmpf.py tests/rtl/test_float_convert.py",
+    "pipeline_macros": "tests/rtl/test_arith_pipelined.py tests/rtl/test_float_mul.py",
+    # whole designs: a fabric, a kernel's testbench, the AXI shell
+    "fabric_sv": _FABRIC_RUN,
+    "fabric_header": _FABRIC_RUN,
+    "fabric_config": _FABRIC_RUN,
+    "fabric_top": _FABRIC_RUN,
+    "fabric_tb": _FABRIC_RUN,
+    "kernel_tb": _KERNEL_RUN,
+    "tb_stalls": _KERNEL_RUN,
+    "axi_master": " ".join(f"tests/export/test_axi_sim.py::test_kernel_through_the_axi_shell[{k}]"
+                           for k in _AXI_KERNELS),
+    "axi_shell": " ".join(f"tests/export/test_axi_sim.py::test_kernel_through_the_axi_shell[{k}]"
+                          for k in _AXI_KERNELS),
+}
+"""The judges of templates without a test module of their own name (test
+paths or node ids, space-separated)."""
+
+
 def check_for(template: str, root: Path) -> str | None:
-    """The test module (relative to `root`) named for `template`, or None."""
+    """The tests (relative to `root`, space-separated) that judge
+    `template`'s mutants: its test module named alike, else JUDGES' entry;
+    None when it has neither."""
     stem = template.removesuffix(".sv.j2")
     for folder in ("tests/rtl", "tests/fabric"):
         path = f"{folder}/test_{stem}.py"
         if (root / path).is_file():
             return path
-    return None
+    return JUDGES.get(stem)
 
 
 def judged(path: Path) -> dict[str, Verdict]:
@@ -280,5 +327,5 @@ def _row(name: str, c: Counter[str], width: int) -> str:
     return f"{name:<{width}} " + " ".join(f"{c[k]:>10}" for k in VERDICTS) + f"  {rate}"
 
 
-__all__ = ["COPIED", "DEFAULT_TIMEOUT", "KERNEL_CACHE", "VERDICTS", "Recorder", "Verdict", "Workspace",
+__all__ = ["COPIED", "DEFAULT_TIMEOUT", "JUDGES", "KERNEL_CACHE", "VERDICTS", "Recorder", "Verdict", "Workspace",
            "check_for", "judged", "reviewed", "run_campaign", "table"]
