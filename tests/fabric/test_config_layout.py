@@ -156,6 +156,22 @@ def test_fu_fields_at_loom_offsets():
     assert read_bits(words, 1 + 3 * 4 + 2 * 3, 5) == 0b10000
 
 
+def test_a_unit_reads_what_its_configured_muxes_pick():
+    # fu_alu of an ALU PE (docs/fabric/function_unit.md): op0 = constant fired
+    # by input 2, op1 = mux(input 1, op0), ops 2..9 the ALU's on (input 0,
+    # op1), op10 = mux over them. Unread: what only unpicked mux inputs (or
+    # unread ops) consume
+    from loom.fabric.presets import preset
+    pe = fabric_layout(adg_view(preset("chess-2x2").build())).slice("pe_0_0")
+    alu = next(fu for fu in pe.fu_layouts if fu.name == "fu_alu")
+    assert [f.sources for f in alu.fu_fields if f.kind == "mux"] == [
+        ("arg1", "op0"), tuple(f"op{i}" for i in range(2, 10))]
+    others = {f"op{i}" for i in range(2, 10)}
+    assert alu.unread({"fu.1.sel": 0, "fu.10.sel": 0}) == {"op0", "arg2"} | others - {"op2"}
+    assert alu.unread({"fu.1.sel": 1, "fu.10.sel": 3}) == {"arg1"} | others - {"op5"}
+    assert not any(fu.unread({}) for fu in pe.fu_layouts if not fu.fu_fields)
+
+
 def test_predicate_ordinals_are_mlirs():
     assert CMPI_PREDICATES[:3] == ("eq", "ne", "slt") and CMPI_PREDICATES[9] == "uge"
     assert CMPF_PREDICATES[1] == "oeq" and CMPF_PREDICATES[15] == "true"

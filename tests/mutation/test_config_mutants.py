@@ -71,18 +71,53 @@ def test_a_join_operand_outside_its_mask_is_equivalent_and_the_others_are_not():
     assert {m.slice for m in config_mutants("k@chess-2x2", layout, values)} == {"pe_0_1"}
 
 
-def test_an_element_size_under_a_zero_offset_is_equivalent():
+def test_an_element_size_or_a_byte_of_offset_under_a_zero_offset_is_equivalent():
     # the element address is (addr_offset + (addr << e)) >> e
     # (docs/fabric/extmemory.md): with the mapper's offset 0 it is addr
-    # whatever e; with another offset e matters
+    # whatever e, and an offset of 1 vanishes under the shift when e >= 1;
+    # with another offset e matters, and on bytes (e = 0) the offset does
     layout = _layout("chess-2x2-ext1")
     values = {s.name: s.unused() for s in layout.slices}
-    for offset, equivalent in ((0, True), (8, False)):
+    for offset, e, size_kept, offset_kept in ((0, 2, True, True), (8, 2, False, False),
+                                               (0, 0, True, False)):
         values["extmem_0"] = {"region0.valid": 1, "region0.end_lane": 1,
-                              "region0.addr_offset": offset, "region0.elem_size_log2": 2}
+                              "region0.addr_offset": offset, "region0.elem_size_log2": e}
         made = {m.field: m for m in config_mutants("k@chess-2x2-ext1", layout, values)}
-        assert bool(made["region0.elem_size_log2"].equivalent) == equivalent
+        assert bool(made["region0.elem_size_log2"].equivalent) == size_kept
+        assert bool(made["region0.addr_offset"].equivalent) == offset_kept
         assert not made["region0.valid"].equivalent and not made["region0.end_lane"].equivalent
+
+
+def test_what_a_constant_operand_unit_does_not_read_is_equivalent_only_where_no_token_comes():
+    # chess-2x2's pe_0_0 (an ALU PE): fu_alu's body (docs/fabric/function_unit.md)
+    # is op0 = constant fired by input 2, op1 = mux(input 1, op0), the ALU ops
+    # on (input 0, op1), a mux over them. At fu.1.sel 0 the unit adds its two
+    # inputs: the constant's value is never read. At 1 it adds the constant:
+    # its value matters, and its input 1 is unread, so connecting input 1 is
+    # harmless only where its sel names a PE input no connected operand reads
+    # (the unread operand drains what comes: fu.py's fabric_mux)
+    layout = _layout("chess-2x2")
+    pe = layout.slice("pe_0_0")
+    alu = next(k for k, fu in enumerate(pe.fu_layouts) if fu.name == "fu_alu")
+    values = {s.name: s.unused() for s in layout.slices}
+    ports = {"enable": 1, "opcode": alu, "in0.disconnect": 0, "in0.sel": 1,
+             "out0.disconnect": 0, "fu.0.value": 5}
+    values["pe_0_0"] |= ports | {"in1.disconnect": 0, "in1.sel": 2, "fu.1.sel": 0}
+
+    def made() -> dict:
+        return {m.field: m for m in config_mutants("k@chess-2x2", layout, values)
+                if m.slice == "pe_0_0"}
+
+    plain = made()
+    assert plain["fu.0.value"].equivalent.startswith("body op 0's result feeds only")
+    assert not plain["in1.sel"].equivalent and not plain["in0.sel"].equivalent
+    for in1_sel, harmless in ((2, True), (1, False)):   # PE input 1 is operand 0's
+        values["pe_0_0"] |= ports | {"in1.disconnect": 1, "in1.sel": in1_sel,
+                                     "in2.disconnect": 0, "in2.sel": 3, "fu.1.sel": 1}
+        constant = made()
+        assert not constant["fu.0.value"].equivalent
+        assert bool(constant["in1.disconnect"].equivalent) == harmless
+        assert not constant["in2.disconnect"].equivalent
 
 
 @pytest.fixture(scope="module")

@@ -139,6 +139,9 @@ class FUField:
     kind: str
     """mux | constant_value | cmpi_predicate | cmpf_predicate | stream_cont_cond | join_mask"""
     width: int
+    sources: tuple[str, ...] = ()
+    """A mux's operands in order, each `arg<k>` (the unit's input k) or
+    `op<i>` (body op i's result)."""
 
     def fields(self, prefix: str) -> list[Field]:
         if self.kind == "mux":
@@ -154,6 +157,9 @@ class FULayout:
     num_inputs: int
     num_outputs: int
     fu_fields: tuple[FUField, ...]
+    users: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Per body value (`arg<k>`, `op<i>`), the body ops that read it
+    (`op<i>`, or `yield`), in body order."""
 
     def fields(self, prefix: str = "fu") -> list[Field]:
         return [f for ff in self.fu_fields for f in ff.fields(prefix)]
@@ -162,6 +168,22 @@ class FULayout:
     def bits(self) -> int:
         return sum(f.width for f in self.fields())
 
+    def unread(self, values: Mapping[str, int], prefix: str = "fu") -> frozenset[str]:
+        """The body values no token passes through under the configured
+        payload `values`: a value whose every reader is a fabric.mux whose
+        sel picks another operand, or a value itself unread (at `fu.1.sel`
+        0 a constant-operand unit's constant and its trigger, input 2; at 1
+        its input 1: docs/fabric/function_unit.md)."""
+        picked = {f"op{f.op_index}": f.sources[sel] if sel < len(f.sources) else ""
+                  for f in self.fu_fields if f.kind == "mux"
+                  for sel in [values.get(f"{prefix}.{f.op_index}.sel", 0)]}
+        unread: set[str] = set()
+        for value, readers in reversed(self.users):   # readers come after what they read
+            if readers and all(r in unread or (r in picked and picked[r] != value)
+                               for r in readers):
+                unread.add(value)
+        return frozenset(unread)
+
 
 def fu_layout(fu: Operation) -> FULayout:
     """The payload of a fabric.function_unit (LOOM's extractFUConfigFieldWidths)."""
@@ -169,14 +191,25 @@ def fu_layout(fu: Operation) -> FULayout:
     ftype = fs.function_type(fu)
     fu_fields: list[FUField] = []
     body = [op for op in block.ops if op.name != "fabric.yield"]
+    names = {a: f"arg{a.index}" for a in block.args}
+    names.update({r: f"op{index}" for index, op in enumerate(body) for r in op.results})
     for index, op in enumerate(body):
         width, kind = _fu_field(op)
         if width > 0:
-            fu_fields.append(FUField(index, kind, width))
+            sources = tuple(names[v] for v in op.operands) if kind == "mux" else ()
+            fu_fields.append(FUField(index, kind, width, sources))
+    readers = {n: [] for n in names.values()}
+    for op in block.ops:
+        reader = f"op{body.index(op)}" if op in body else "yield"
+        for v in op.operands:
+            if v in names and reader not in readers[names[v]]:
+                readers[names[v]].append(reader)
     name = fu.attributes["sym_name"]
     assert isinstance(name, StringAttr)
+    ordered = [f"arg{a.index}" for a in block.args] + [f"op{i}" for i in range(len(body))]
     return FULayout(name.data, len(ftype.inputs.data), len(ftype.outputs.data),
-                    tuple(fu_fields))
+                    tuple(fu_fields), tuple((n, tuple(readers[n])) for n in ordered
+                                            if n in readers))
 
 
 def _fu_field(op: Operation) -> tuple[int, str]:

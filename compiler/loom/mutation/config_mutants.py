@@ -16,9 +16,14 @@ The operators are the faults a config encoder or a mapper makes:
   tag, a fifo's bypass.
 
 Shown equivalent here, with the reason (listed, not run): a join operand
-outside the join's configured mask; a memory region's element size under
-the mapper's zero address offset (docs/fabric/extmemory.md's element
-address does not depend on it then).
+outside the join's configured mask; a unit's constant's value where the
+unit's configured fabric.mux picks another input, and a unit's unread
+input connected to a PE input no route ends at (FULayout.unread: a
+constant-operand unit reads its constant or its input 1, not both); a
+memory region's element size, or
+its offset's bit 0 under an element of two bytes or more, under the
+mapper's zero address offset (docs/fabric/extmemory.md's element address
+does not depend on them then).
 
 Only what the mapping uses is mutated (an enabled PE, a switch with a
 route, a memory's valid regions, any other slice with a nonzero field): a
@@ -104,6 +109,7 @@ def _pe(target: str, s: Slice, v: Mapping[str, int]) -> Iterator[ConfigMutant]:
         payload = tuple(k for k in v if k.startswith("fu."))
         yield _mutant(target, s, "opcode", "opcode", op, other, dropped=payload)
     unit = s.fu_layouts[op] if op < units else None
+    unread = unit.unread(v) if unit else frozenset()
     for name in v:
         port, _, part = name.rpartition(".")
         if name.startswith(("in", "out")) and not _read(port, unit):
@@ -114,8 +120,8 @@ def _pe(target: str, s: Slice, v: Mapping[str, int]) -> Iterator[ConfigMutant]:
         if name.startswith("out") and part == "sel" and v.get(f"{port}.discard"):
             continue   # a result the PE discards drains (spatial_pe.md): its sel picks nothing
         if name not in ("enable", "opcode"):
-            yield replace(_flip(target, s, v, name),
-                          equivalent=_outside_join_mask(unit, v, port))
+            yield replace(_flip(target, s, v, name), equivalent=(
+                _outside_join_mask(unit, v, port) or _never_read(name, unread, v)))
 
 
 def _shape(unit: FULayout) -> tuple[int, int, tuple[str, ...]]:
@@ -144,6 +150,30 @@ def _outside_join_mask(unit: FULayout | None, v: Mapping[str, int], port: str) -
     if mask >> int(port[2:]) & 1:
         return ""
     return f"join operand {port[2:]} is outside the configured mask {mask:#x}: never waited on"
+
+
+def _never_read(name: str, unread: frozenset[str], v: Mapping[str, int]) -> str:
+    """The reason a fault on field `name` is equivalent because what it
+    configures carries no token the configured unit reads (FULayout.unread:
+    a constant-operand unit reads its constant or its input 1, not both),
+    else "": the value of a constant whose mux picks the input; an unread
+    input k connected, when its sel names a PE input that no connected
+    operand selects (no route ends there, so no token comes). Connected to a
+    routed PE input, the unit would drain another operand's tokens there:
+    not equivalent."""
+    head, _, part = name.rpartition(".")
+    if head.startswith("fu.") and part == "value" and f"op{head[3:]}" in unread:
+        return (f"body op {head[3:]}'s result feeds only a fabric.mux input the configured "
+                "sel does not pick: its value is never read")
+    if not (head.startswith("in") and part == "disconnect" and f"arg{head[2:]}" in unread):
+        return ""
+    sel = v.get(f"{head}.sel", 0)
+    routed = {v.get(f"{p}.sel", 0) for p in {n.rpartition(".")[0] for n in v}
+              if p.startswith("in") and p != head and not v.get(f"{p}.disconnect")}
+    if sel in routed:
+        return ""
+    return (f"operand {head[2:]}, unread by the configured unit, would take PE input {sel}, "
+            "which no connected operand selects: no route ends there, no token comes")
 
 
 def _read(port: str, unit: FULayout | None) -> bool:
@@ -177,11 +207,24 @@ def _other(target: str, s: Slice, v: Mapping[str, int]) -> Iterator[ConfigMutant
         region, _, part = name.rpartition(".")
         if region.startswith("region") and part != "valid" and not v.get(f"{region}.valid"):
             continue   # a region the mapping leaves invalid
-        e = v[name]
-        same = part == "elem_size_log2" and not v.get(f"{region}.addr_offset")
-        yield replace(_flip(target, s, v, name), equivalent=(
-            "with addr_offset 0 the element address (addr_offset + (addr << e)) >> e is addr "
-            f"for e = {e} and {e ^ 1} (addresses below 2^{32 - max(e, e ^ 1)})") if same else "")
+        yield replace(_flip(target, s, v, name), equivalent=_address_kept(v, region, part))
+
+
+def _address_kept(v: Mapping[str, int], region: str, part: str) -> str:
+    """The reason a region field's bit 0 flipped leaves every element address
+    (addr_offset + (addr << e)) >> e as it is (docs/fabric/extmemory.md),
+    under the mapper's zero offset, else "": the element size's, and the
+    offset's bit 0 below an element of two bytes or more."""
+    e, offset = v.get(f"{region}.elem_size_log2", 0), v.get(f"{region}.addr_offset", 0)
+    if offset:
+        return ""
+    if part == "elem_size_log2":
+        return ("with addr_offset 0 the element address (addr_offset + (addr << e)) >> e is "
+                f"addr for e = {e} and {e ^ 1} (addresses below 2^{32 - max(e, e ^ 1)})")
+    if part == "addr_offset" and e >= 1:
+        return (f"an offset of 1 below an element of 2^{e} bytes: (1 + (addr << {e})) >> {e} "
+                "is addr")
+    return ""
 
 
 __all__ = ["CONFIG_OPERATORS", "ConfigMutant", "config_mutants"]
