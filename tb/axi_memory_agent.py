@@ -4,7 +4,9 @@ Each array of the job sits at its base address in its own AxiRam, filled
 from the bundle's contents (little endian, the element's bytes); `dump`
 reads the arrays back. The agent also counts, per master, the transfers
 on AR, AW, R and B and the cycles a request waited for the memory
-(xVALID && !xREADY), which the run's report carries.
+(xVALID && !xREADY), which the run's report carries, and checks every
+accepted AR and AW against the sideband values a Vitis HLS m_axi adapter
+drives (SIDEBAND): `problems` lists the first difference per signal.
 """
 
 from __future__ import annotations
@@ -14,6 +16,11 @@ from cocotbext.axi import AxiBus, AxiRam
 from pyuvm import uvm_component
 
 RAM_BYTES = 1 << 48   # a sparse memory; the test puts the arrays above 4 GiB
+SIDEBAND = {"BURST": 0b01, "LOCK": 0, "CACHE": 0b0011, "PROT": 0b000, "QOS": 0, "REGION": 0}
+"""AR and AW fields as Vitis HLS's m_axi adapter drives them (UG1399: INCR
+bursts, its default CACHE_VALUE 0011 and PROT_VALUE 000; no exclusive
+access, QoS or region): an interconnect or a memory controller that reads
+them sees what it sees from an HLS block."""
 
 
 class AxiMemoryAgent(uvm_component):
@@ -23,6 +30,7 @@ class AxiMemoryAgent(uvm_component):
         self.dut, self.arrays, self.clock = dut, arrays, clock
         self.rams: dict[str, AxiRam] = {}
         self.counts: dict[str, dict[str, int]] = {}
+        self.problems: list[str] = []
         for a in arrays:
             ram = AxiRam(AxiBus.from_prefix(dut, f"m_axi_{a['name']}"), clock, reset,
                          reset_active_level=reset_active_level, size=RAM_BYTES)
@@ -61,3 +69,13 @@ class AxiMemoryAgent(uvm_component):
                 for ch, (valid, ready) in chans.items():
                     if int(valid.value):
                         counts[f"{ch}_{'fire' if int(ready.value) else 'wait'}"] += 1
+                        if ch in ("ar", "aw") and int(ready.value):
+                            self._check_sideband(name, ch)
+
+    def _check_sideband(self, name: str, ch: str) -> None:
+        for field, want in SIDEBAND.items():
+            got = int(getattr(self.dut, f"m_axi_{name}_{ch.upper()}{field}").value)
+            said = f"m_axi_{name}_{ch.upper()}{field}"
+            if got != want and not any(p.startswith(said) for p in self.problems):
+                self.problems.append(f"{said} is {got:#x} on an accepted request "
+                                     f"(Vitis HLS drives {want:#x})")

@@ -49,7 +49,8 @@ class AxiKernelTest(uvm_test):
         if status == "finished":
             board.write_memories(env.memory.dump())
         with open(os.environ["LOOM_SIM_STATUS"], "w") as f:
-            json.dump({"status": status, "cycles": seq.cycles, "problems": board.problems,
+            json.dump({"status": status, "cycles": seq.cycles,
+                       "problems": board.problems + env.memory.problems,
                        "mismatches": board.mismatches(), "results": board.results,
                        "axi": env.memory.counts}, f)
         self.drop_objection()

@@ -165,27 +165,45 @@ def test_the_fast_sample_is_killed_by_the_fabric_checks(fabric, tmp_path):
     assert all(v.killed_by for v in verdicts if v.verdict == "killed")
 
 
-@pytest.mark.rtl
-def test_a_token_stranded_at_an_unrouted_pe_output_is_reported(fabric):
-    # a discarded result (an unused cond_br branch) turned into a real one:
-    # its tokens go to the PE output out<k>.sel names, which no switch
-    # routes on; the values checked elsewhere stay right, but the harness
-    # finds the token still there once the run is over
+def _discarded_results_broken(fabric, broken: dict, site: str) -> list[str]:
+    """Each discarded result (an unused cond_br branch) of an enabled PE
+    configured as `broken` says instead, run under stall seed 1: the sites
+    (`site` formatted with pe, k and sel) the harness reports tokens left
+    at, none other."""
     values = fabric.rtl.layout.decode(fabric.words)
     reported = []
     for pe, v in values.items():
         for k in range(4):
             if v.get(f"out{k}.discard") == 1 and v.get(f"out{k}.disconnect") == 0 \
                     and v.get("enable"):
-                broken = {n: dict(f) for n, f in values.items()}
-                broken[pe][f"out{k}.discard"] = 0
-                result = fabric_flow.run(replace(fabric, words=fabric.rtl.layout.encode(broken)),
+                words = {n: dict(f) for n, f in values.items()}
+                words[pe] |= {name.format(k=k): x for name, x in broken.items()}
+                result = fabric_flow.run(replace(fabric, words=fabric.rtl.layout.encode(words)),
                                          profiles.for_seed(1))
-                site = f"{pe} output {v[f'out{k}.sel']}"
+                where = site.format(pe=pe, k=k, sel=v[f"out{k}.sel"])
                 left = [p for p in result.problems if p.startswith("tokens left in the fabric")]
-                assert not left or left[0].endswith(site), (site, result.problems)
-                reported += [site] if left else []
-    assert reported
+                assert not left or left[0].endswith(where), (where, result.problems)
+                reported += [where] if left else []
+    return reported
+
+
+@pytest.mark.rtl
+def test_a_token_stranded_at_an_unrouted_pe_output_is_reported(fabric):
+    # a discarded result turned into a real one: its tokens go to the PE
+    # output out<k>.sel names, which no switch routes on; the values checked
+    # elsewhere stay right, but the harness finds the token still there once
+    # the run is over
+    assert _discarded_results_broken(fabric, {"out{k}.discard": 0}, "{pe} output {sel}")
+
+
+@pytest.mark.rtl
+def test_a_token_held_in_a_unit_by_a_disconnected_demux_is_reported(fabric):
+    # the same results disconnected instead (the unit stalls, spatial_pe.md):
+    # the token stays inside the PE, at no port or tap; the harness reads the
+    # unit's result valid behind its demux once the run is over (the n = 0
+    # invocation is the last: the token it leaves there stays)
+    assert _discarded_results_broken(fabric, {"out{k}.discard": 0, "out{k}.disconnect": 1},
+                                     "{pe} unit result {k} (its demux disconnected)")
 
 
 def test_control_inputs_carry_random_data_a_value_edge_would_show(fabric, tmp_path):

@@ -107,6 +107,9 @@ JUDGES: dict[str, str] = {
     "fabric_memory": "tests/fabric/test_fabric_memory_rtl.py",
     "fabric_extmemory": "tests/fabric/test_fabric_memory_rtl.py",
     "fabric_memory_body": "tests/fabric/test_fabric_memory_rtl.py",
+    # the lanes' own test runs loads; stores pair their address and data
+    # in the memories' tests
+    "fabric_memory_lanes": "tests/fabric/test_fabric_memory_rtl.py",
     "fabric_function_unit": "tests/fabric/test_fabric_spatial_pe.py",
     # pieces the components include: the tests of those that include them
     "fabric_common": "tests/fabric/test_fabric_spatial_pe.py tests/fabric/test_fabric_spatial_sw.py",
@@ -127,20 +130,20 @@ JUDGES: dict[str, str] = {
     "axi_shell": " ".join(f"tests/export/test_axi_sim.py::test_kernel_through_the_axi_shell[{k}]"
                           for k in _AXI_KERNELS),
 }
-"""The judges of templates without a test module of their own name (test
-paths or node ids, space-separated)."""
+"""The judges of templates without a test module of their own name, or
+beside it where that module leaves a part untried (test paths or node ids,
+space-separated)."""
 
 
 def check_for(template: str, root: Path) -> str | None:
     """The tests (relative to `root`, space-separated) that judge
-    `template`'s mutants: its test module named alike, else JUDGES' entry;
+    `template`'s mutants: its test module named alike, then JUDGES' entry;
     None when it has neither."""
     stem = template.removesuffix(".sv.j2")
-    for folder in ("tests/rtl", "tests/fabric"):
-        path = f"{folder}/test_{stem}.py"
-        if (root / path).is_file():
-            return path
-    return JUDGES.get(stem)
+    own = [path for folder in ("tests/rtl", "tests/fabric")
+           if (root / (path := f"{folder}/test_{stem}.py")).is_file()]
+    judges = [*own[:1], *([JUDGES[stem]] if stem in JUDGES else [])]
+    return " ".join(judges) or None
 
 
 def judged(path: Path) -> dict[str, Verdict]:

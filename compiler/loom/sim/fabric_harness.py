@@ -17,6 +17,7 @@ from xdsl.ir import Operation
 
 from loom.bundle import Bundle, bits
 from loom.diagnostics import LoomError, Location
+from loom.dialects import fabric_syntax as fs
 from loom.fabric.rtl.graph import tag_width, value_width, wire_width
 from loom.fabric.rtl.modules import lane_width
 from loom.fabric.rtl.top import FabricRtl
@@ -98,6 +99,12 @@ class Outlet:
     outputs: int
     base: int
     """The trace id of output 0 (output k: base + k)."""
+    results: int = 0
+    """A spatial PE's unit results (its KO demuxes; 0 for another PE): a
+    result its demux disconnects stays in the unit for good
+    (docs/fabric/spatial_pe.md), out of every port's sight."""
+    held: int = 0
+    """The trace id of result 0 held so (result k: held + k)."""
 
 
 TAPPED = ("spatial_pe", "temporal_pe", "extmemory", "memory")
@@ -129,21 +136,28 @@ def fabric_taps(rtl: FabricRtl) -> list[Tap]:
 
 
 def fabric_outlets(rtl: FabricRtl) -> list[Outlet]:
-    """Every PE's output ports, ids from OUTLET_BASE in body order."""
+    """Every PE's output ports and a spatial PE's unit results, ids from
+    OUTLET_BASE in body order."""
     outlets, base = [], OUTLET_BASE
     for node in rtl.view.nodes:
         if node.is_pe:
-            outlets.append(Outlet(identifier(node.name), len(node.out_types), base))
-            base += len(node.out_types)
+            results = max((len(fs.function_type(u.definition).outputs.data) for u in node.units),
+                          default=0) if node.kind == "spatial_pe" else 0
+            outputs = len(node.out_types)
+            outlets.append(Outlet(identifier(node.name), outputs, base, results, base + outputs))
+            base += outputs + results
     return outlets
 
 
 def left_sites(rtl: FabricRtl) -> dict[int, str]:
     """Trace id -> where a token the harness found left after the last
-    invocation sat: a tapped input (`pe_1_2 input 0`) or a PE output."""
+    invocation sat: a tapped input (`pe_1_2 input 0`), a PE output, or a
+    unit result a disconnected demux holds."""
     sites = {t.id: f"{t.pe} input {t.port}" for t in fabric_taps(rtl)}
     for o in fabric_outlets(rtl):
         sites.update({o.base + k: f"{o.pe} output {k}" for k in range(o.outputs)})
+        sites.update({o.held + k: f"{o.pe} unit result {k} (its demux disconnected)"
+                      for k in range(o.results)})
     return sites
 
 
