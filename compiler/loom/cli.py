@@ -511,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "sources, and write DIR/mutants.jsonl (resumable) and a "
                                    "table of verdicts. With --config, mutate a mapped kernel's "
                                    "config words instead (operators route, drop, opcode, "
-                                   "bit) and judge each by a fabric run under stall seed 1. "
+                                   "bit) and judge each by fabric runs under stall seeds 1 and 2. "
                                    "Run from the repository's root.")
     p.add_argument("--template", dest="templates", action="append", default=[], metavar="T",
                    help="a template (templates/T.sv.j2); repeatable; default every template")

@@ -71,6 +71,23 @@ def test_a_join_operand_outside_its_mask_is_equivalent_and_the_others_are_not():
     assert {m.slice for m in config_mutants("k@chess-2x2", layout, values)} == {"pe_0_1"}
 
 
+def test_a_discarded_result_is_mutated_in_its_discard_only():
+    # a cond_br whose false result drains (discard wins over sel and
+    # disconnect in the PE's demux, spatial_pe.md): only clearing the
+    # discard is a fault; its used true result is mutated in every field
+    layout = _layout("chess-2x2")
+    pe = layout.slice("pe_0_1")
+    branch = next(k for k, fu in enumerate(pe.fu_layouts) if fu.name == "fu_cond_br")
+    values = {s.name: s.unused() for s in layout.slices}
+    values["pe_0_1"] |= {"enable": 1, "opcode": branch, "in0.disconnect": 0, "in1.disconnect": 0,
+                         "in1.sel": 1, "out0.disconnect": 0, "out0.sel": 2,
+                         "out1.disconnect": 0, "out1.discard": 1, "out1.sel": 3}
+    values = layout.decode(layout.encode(values))   # every field, as a mapping's config reads
+    made = {m.field for m in config_mutants("k@chess-2x2", layout, values) if m.slice == "pe_0_1"}
+    assert {"out0.sel", "out0.discard", "out0.disconnect", "out1.discard"} <= made
+    assert not made & {"out1.sel", "out1.disconnect"}
+
+
 def test_an_element_size_or_a_byte_of_offset_under_a_zero_offset_is_equivalent():
     # the element address is (addr_offset + (addr << e)) >> e
     # (docs/fabric/extmemory.md): with the mapper's offset 0 it is addr

@@ -92,7 +92,7 @@ def _python_mutants(root: Path, args: argparse.Namespace, judges: dict[str, str]
 
 def _config_main(args: argparse.Namespace) -> int:
     """The config area: each K@A mapped and its fabric built (as `loom sim`),
-    then its config mutants judged one run each."""
+    then its config mutants judged by a run under each stall seed."""
     from loom.inputs import KernelSource
     from loom.mapper.kernel_map import MapRequest
     from loom.mutation.config_judge import run_config_campaign

@@ -1,13 +1,16 @@
 """Judging config mutants (loom.mutation.config_mutants): each one's words
 streamed into the fabric the kernel was mapped onto (its Verilator build
 cached, so a mutant costs one run), checked as `loom sim K --adg A` checks
-(loom.sim.fabric_flow.run) under one stall seed.
+(loom.sim.fabric_flow.run) under the regression's stall seeds, one after
+the other: the mild one first, the harsh one for a mutant the mild run
+did not kill (a fault that only a full or an empty channel shows).
 
-A mutant is `killed` when the run reports a problem (`killed_by`: the
+A mutant is `killed` when a run reports a problem (`killed_by`: the
 first, e.g. the first diverging DFG edge, a deadlock, a memory mismatch,
-a token left in the fabric), `survived` when it passes, `timeout` when it
-runs past RUN_FACTOR times the unmutated run's cycles before any edge
-diverged (it might have finished, and right, with more time).
+a token left in the fabric), `survived` when every run passes, `timeout`
+when a run goes past RUN_FACTOR times the unmutated run's cycles under
+its seed before any edge diverged (it might have finished, and right,
+with more time).
 
 Verdicts go to mutants.jsonl beside the template mutants' (Verdict of
 loom.mutation.campaign: `template` holds `config:<kernel>@<adg>`,
@@ -30,7 +33,7 @@ from loom.sim.fabric_flow import FabricSetup
 
 
 def run_config_campaign(s: FabricSetup, mutants: Sequence[ConfigMutant], out: Path,
-                        seed: int = 1, budget: float | None = None,
+                        seeds: Sequence[int] = profiles.STALL_SEEDS, budget: float | None = None,
                         tick: Callable[[str], None] = lambda _: None,
                         equivalent: Mapping[str, str] | None = None) -> list[Verdict]:
     """Judge every mutant not yet in `out` (appending its verdict), starting
@@ -43,11 +46,17 @@ def run_config_campaign(s: FabricSetup, mutants: Sequence[ConfigMutant], out: Pa
     todo = [m for m in mutants if m.id not in done]
     values = s.rtl.layout.decode(s.words)
     start, recorder = time.monotonic(), Recorder(out, done, len(todo), tick)
-    cycles = baseline_cycles(s, seed) if any(not m.equivalent for m in todo) else 0
+    budgets: dict[int, int] = {}
+
+    def cycles(seed: int) -> int:
+        if seed not in budgets:
+            budgets[seed] = RUN_FACTOR * baseline_cycles(s, seed) + RUN_SLACK
+        return budgets[seed]
+
     for m in todo:
         if budget is not None and time.monotonic() - start >= budget:
             break
-        recorder.record(judge(s, m, values, seed, RUN_FACTOR * cycles + RUN_SLACK))
+        recorder.record(judge(s, m, values, seeds, cycles))
     return [done[m.id] for m in mutants if m.id in done]
 
 
@@ -68,25 +77,32 @@ def baseline_cycles(s: FabricSetup, seed: int) -> int:
 
 
 def judge(s: FabricSetup, m: ConfigMutant, values: dict[str, dict[str, int]],
-          seed: int, max_cycles: int | None = None) -> Verdict:
-    """One run of the fabric on `m`'s words (none for an equivalent mutant):
-    killed by its first problem, a `timeout` when it ran out of `max_cycles`
-    with no other problem than not finishing."""
+          seeds: Sequence[int], max_cycles: Callable[[int], int | None]) -> Verdict:
+    """Runs of the fabric on `m`'s words, a seed after the other until one
+    fails (none for an equivalent mutant): killed by its first problem, a
+    `timeout` when a run went past `max_cycles(seed)` with no other problem
+    than not finishing."""
     if m.equivalent:
         return Verdict(m.id, f"config:{m.target}", 0, 0, m.operator, f"{m.field}={m.original}",
                        f"{m.field}={m.replacement}", "equivalent", reason=m.equivalent)
     t = time.monotonic()
     words = s.rtl.layout.encode(m.apply(values))
-    result = fabric_flow.run(replace(s, words=words), profiles.for_seed(seed), max_cycles)
-    # past the short budget the run might still have finished, and right:
-    # only a divergence already seen kills it
-    ran_out = result.report["sim_status"] == "timeout" and not any(
-        p.startswith("first divergence") for p in result.problems)
-    verdict = "timeout" if ran_out else "survived" if result.passed else "killed"
+    verdict, by = "survived", ""
+    for seed in seeds:
+        result = fabric_flow.run(replace(s, words=words), profiles.for_seed(seed),
+                                 max_cycles(seed))
+        # past the short budget the run might still have finished, and right:
+        # only a divergence already seen kills it
+        ran_out = result.report["sim_status"] == "timeout" and not any(
+            p.startswith("first divergence") for p in result.problems)
+        if ran_out or not result.passed:
+            verdict = "timeout" if ran_out else "killed"
+            by = "" if ran_out else f"seed {seed}: {result.problems[0]}"[:200]
+            break
     return Verdict(m.id, f"config:{m.target}", 0, 0, m.operator, f"{m.field}={m.original}",
-                   f"{m.field}={m.replacement}", verdict,
-                   result.problems[0][:200] if verdict == "killed" else "",
-                   f"loom sim --seed {seed}", round(time.monotonic() - t, 1))
+                   f"{m.field}={m.replacement}", verdict, by,
+                   "loom sim " + " ".join(f"--seed {k}" for k in seeds),
+                   round(time.monotonic() - t, 1))
 
 
 __all__ = ["judge", "run_config_campaign"]

@@ -30,7 +30,8 @@ route, a memory's valid regions, any other slice with a nonzero field): a
 fault in an unused node changes nothing anyone can check. Of a PE's port
 muxes only those of the selected unit's operands and results are mutated
 (the others feed nothing), of a port the mapping disconnects only the
-disconnect itself, and of a result it discards not the sel.
+disconnect itself, and of a result it discards neither the sel nor the
+disconnect (discard wins over both).
 """
 
 from __future__ import annotations
@@ -117,8 +118,9 @@ def _pe(target: str, s: Slice, v: Mapping[str, int]) -> Iterator[ConfigMutant]:
         if name.startswith(("in", "out")) and part != "disconnect" \
                 and v.get(f"{port}.disconnect"):
             continue   # a port the mapping disconnects: only connecting it is a fault
-        if name.startswith("out") and part == "sel" and v.get(f"{port}.discard"):
-            continue   # a result the PE discards drains (spatial_pe.md): its sel picks nothing
+        if name.startswith("out") and part in ("sel", "disconnect") and v.get(f"{port}.discard"):
+            continue   # a result the PE discards drains whatever its sel and disconnect say
+                       # (discard wins: fabric_spatial_pe's demux, spatial_pe.md)
         if name not in ("enable", "opcode"):
             yield replace(_flip(target, s, v, name), equivalent=(
                 _outside_join_mask(unit, v, port) or _never_read(name, unread, v)))
