@@ -32,12 +32,16 @@ int scale(int n) {
 
 int main(void) {
   scale(6);
+  scale(1);
   scale(0);
   return 0;
 }
 """
-"""A loop (a stream, carries, a multiply, a reduction) in chess-4x4's 16 PEs:
-the preset test_fabric_broken_config builds too, so make test builds it once."""
+"""A loop (a stream, carries, a multiply, a reduction) in chess-4x4's 16 PEs,
+invoked with n = 6, 1 (the loop guard's boundary) and 0 (its other path,
+last: a token a fault strands there stays to the end of the run). The
+preset is the one test_fabric_broken_config builds too, so make test builds
+it once."""
 # the tests that build it run on one worker, beside test_fabric_broken_config's
 pytestmark = pytest.mark.xdist_group(PRESET)
 SAMPLE = 16
@@ -243,6 +247,6 @@ def test_control_inputs_carry_random_data_a_value_edge_would_show(fabric, tmp_pa
         return [int(x, 16) for x in (run / f"in_{port}.hex").read_text().split()]
 
     one = drawn(1)
-    assert len(one) == fabric.bundle.start_token_count == 2
+    assert len(one) == fabric.bundle.start_token_count == 3
     assert any(one) and all(v < 1 << widths[port] for v in one)
     assert drawn(1) == one != drawn(2)   # the seed's, the same every run
