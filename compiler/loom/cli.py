@@ -542,6 +542,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--equivalent", metavar="FILE",
                    help="a JSON object of mutant id -> the reviewed reason it is equivalent: "
                         "those are recorded `equivalent`, not run")
+    p.add_argument("--survivors", metavar="FILE",
+                   help="a JSON object of mutant id -> the reviewed reason no check sees it: "
+                        "a survivor listed there carries its reason in mutants.jsonl; the "
+                        "report lists the survivors without one")
     p.add_argument("-j", dest="jobs", type=jobs_int, default=1, metavar="N",
                    help=f"mutants judged at once, 1 to {JOBS_MAX}, each in its own copy of the "
                         "sources (default 1)")

@@ -115,6 +115,19 @@ def test_a_reset_fault_in_a_buffer_is_killed_by_its_unit_test(tmp_path):
     assert v.killed_by.startswith("tests/rtl/test_oehb.py::")
 
 
+def test_a_survivor_carries_its_reviewed_reason(tmp_path):
+    # a judge that cannot see the mutant (a test of the campaign's own
+    # tables): it survives, with the reason --survivors gives it, or none
+    text = (ROOT / "templates" / "float_macros.sv.j2").read_text()
+    first, second = template_mutants("float_macros.sv.j2", text)[:2]
+    blind = ("tests/mutation/test_mutation_campaign.py::"
+             "test_unjudged_mutants_are_recorded_once_and_a_second_run_resumes")
+    verdicts = run_campaign(ROOT, [first, second], tmp_path / "mutants.jsonl",
+                            judge=lambda m: blind, survivors={first.id: "no check reads it"})
+    assert [(v.verdict, v.reason) for v in verdicts] == [("survived", "no check reads it"),
+                                                          ("survived", "")]
+
+
 def test_a_damaged_verdicts_file_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = tmp_path / "mutants.jsonl"

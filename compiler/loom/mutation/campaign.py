@@ -44,7 +44,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from loom.diagnostics import Location, LoomError
@@ -82,7 +82,8 @@ class Verdict:
     """The test module that judged it ("" for no-check)."""
     seconds: float = 0.0
     reason: str = ""
-    """Why an `equivalent` mutant cannot change what a check sees."""
+    """Why an `equivalent` mutant cannot change what a check sees, or why no
+    check sees a `survived` one (a reviewed reason, `loom mutate --survivors`)."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -213,16 +214,21 @@ class Workspace:
 
 class Recorder:
     """Appends each verdict to mutants.jsonl as it comes (from any worker
-    thread), keeps `done` current and tells `tick` the counts so far."""
+    thread), keeps `done` current and tells `tick` the counts so far. A
+    survivor gets its reviewed reason from `survivors` (id -> why no check
+    sees it)."""
 
     def __init__(self, out: Path, done: dict[str, Verdict], todo: int,
-                 tick: Callable[[str], None]):
+                 tick: Callable[[str], None], survivors: Mapping[str, str] | None = None):
         out.parent.mkdir(parents=True, exist_ok=True)
         self.out, self.done, self.todo, self.tick = out, done, todo, tick
+        self.survivors = survivors or {}
         self.counted: Counter[str] = Counter()
         self.lock = threading.Lock()
 
     def record(self, v: Verdict) -> None:
+        if v.verdict == "survived" and v.id in self.survivors:
+            v = replace(v, reason=self.survivors[v.id])
         with self.lock:
             with self.out.open("a") as f:
                 f.write(v.to_json() + "\n")
@@ -237,11 +243,13 @@ def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1
                  timeout: float = DEFAULT_TIMEOUT, budget: float | None = None,
                  tick: Callable[[str], None] = lambda _: None,
                  equivalent: Mapping[str, str] | None = None,
-                 judge: Callable[[Mutant], str | None] | None = None) -> list[Verdict]:
+                 judge: Callable[[Mutant], str | None] | None = None,
+                 survivors: Mapping[str, str] | None = None) -> list[Verdict]:
     """Judge every mutant not yet in `out` (appending its verdict there), with
     `jobs` workers, starting none after `budget` seconds; the verdicts of
     `mutants` found in `out` afterwards, in `mutants`' order. A mutant in
-    `equivalent` (id -> reviewed reason) is recorded so, not run. `judge`
+    `equivalent` (id -> reviewed reason) is recorded so, not run; a survivor
+    in `survivors` carries its reviewed reason. `judge`
     gives a mutant's test paths (default: its template's test module)."""
     equivalent = equivalent or {}
     judge = judge or (lambda m: check_for(m.template, root))
@@ -253,7 +261,7 @@ def run_campaign(root: Path, mutants: Sequence[Mutant], out: Path, jobs: int = 1
     for m in todo:
         work.put(m)
     start = time.monotonic()
-    record = Recorder(out, done, len(todo), tick).record
+    record = Recorder(out, done, len(todo), tick, survivors).record
 
     def worker() -> None:
         space: Workspace | None = None
@@ -288,14 +296,15 @@ def _unjudged(m: Mutant, reason: str = "") -> Verdict:
 
 
 def reviewed(path: Path | None) -> dict[str, str]:
-    """Mutant id -> the reviewed reason it is equivalent, from a JSON object
-    file (`loom mutate --equivalent FILE`); {} without one."""
+    """Mutant id -> a reviewed reason (why it is equivalent, `loom mutate
+    --equivalent FILE`; why no check sees it, `--survivors FILE`), from a
+    JSON object file; {} without one."""
     if path is None:
         return {}
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as err:
-        raise LoomError(f"cannot read the reviewed equivalents: {str(err).splitlines()[0]}",
+        raise LoomError(f"cannot read the reviewed reasons: {str(err).splitlines()[0]}",
                         Location(str(path))) from err
     if not isinstance(data, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and v for k, v in data.items()):

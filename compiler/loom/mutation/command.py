@@ -4,7 +4,7 @@ loom.mutation.campaign and loom.mutation.config_judge say how each is
 judged).
 
     loom mutate [--template T ... | --config K@A ... | --python AREA ...] [--operator OP ...]
-                [--sample N [--seed S]] [--list] [--equivalent FILE] [-j N]
+                [--sample N [--seed S]] [--list] [--equivalent FILE] [--survivors FILE] [-j N]
                 [--timeout S] [--budget S] [-o DIR]
 
 writes DIR/mutants.jsonl (default gen/mutate) and prints a table by
@@ -70,7 +70,8 @@ def mutate_main(args: argparse.Namespace) -> int:
     verdicts = run_campaign(root, mutants, out, jobs=args.jobs, timeout=args.timeout,
                             budget=args.budget, tick=progress.update,
                             equivalent=reviewed(_path(args.equivalent)),
-                            judge=(lambda m: judges[m.id]) if judges else None)
+                            judge=(lambda m: judges[m.id]) if judges else None,
+                            survivors=reviewed(_path(args.survivors)))
     progress.clear()
     return _report(verdicts, len(mutants), out)
 
@@ -120,7 +121,8 @@ def _config_main(args: argparse.Namespace) -> int:
                       + (f"  (equivalent: {m.equivalent})" if m.equivalent else ""))
             continue
         verdicts += run_config_campaign(s, mutants, out, budget=args.budget,
-                                        tick=progress.update, equivalent=equivalent)
+                                        tick=progress.update, equivalent=equivalent,
+                                        survivors=reviewed(_path(args.survivors)))
     progress.clear()
     if args.list:
         print(f"{total} mutant(s)")
@@ -138,6 +140,10 @@ def _report(verdicts: list[Verdict], total: int, out: Path) -> int:
     print()
     print(table(verdicts, "template"))
     left = total - len(verdicts)
+    unexplained = [v.id for v in verdicts if v.verdict == "survived" and not v.reason]
+    if unexplained:
+        print(f"\n{len(unexplained)} survivor(s) without a reviewed reason (--survivors):")
+        print("\n".join(f"  {i}" for i in unexplained))
     print(f"\n{len(verdicts)} of {total} mutant(s) judged"
           + (f", {left} left by the time budget (run again to go on)" if left else "")
           + f"; verdicts in {out}")

@@ -35,17 +35,18 @@ from loom.sim.fabric_flow import FabricSetup
 def run_config_campaign(s: FabricSetup, mutants: Sequence[ConfigMutant], out: Path,
                         seeds: Sequence[int] = profiles.STALL_SEEDS, budget: float | None = None,
                         tick: Callable[[str], None] = lambda _: None,
-                        equivalent: Mapping[str, str] | None = None) -> list[Verdict]:
+                        equivalent: Mapping[str, str] | None = None,
+                        survivors: Mapping[str, str] | None = None) -> list[Verdict]:
     """Judge every mutant not yet in `out` (appending its verdict), starting
     none after `budget` seconds; the verdicts of `mutants` in `out`
     afterwards. A mutant in `equivalent` (id -> reviewed reason) is
-    recorded so, not run."""
+    recorded so, not run; a survivor in `survivors` carries its reason."""
     mutants = [replace(m, equivalent=m.equivalent or (equivalent or {}).get(m.id, ""))
                for m in mutants]
     done = judged(out)
     todo = [m for m in mutants if m.id not in done]
     values = s.rtl.layout.decode(s.words)
-    start, recorder = time.monotonic(), Recorder(out, done, len(todo), tick)
+    start, recorder = time.monotonic(), Recorder(out, done, len(todo), tick, survivors)
     budgets: dict[int, int] = {}
 
     def cycles(seed: int) -> int:
