@@ -52,16 +52,24 @@ def _layout(name: str) -> FabricLayout:
     return fabric_layout(adg_view(preset(name).build()))
 
 
+def _one_pe(pe: str, unit: str, fields: dict[str, int]) -> tuple[FabricLayout, int, dict]:
+    """chess-2x2 with only `pe` configured, running `unit` with `fields`:
+    the layout, the unit's opcode, and every slice's values."""
+    layout = _layout("chess-2x2")
+    opcode = next(k for k, fu in enumerate(layout.slice(pe).fu_layouts) if fu.name == unit)
+    values = {s.name: s.unused() for s in layout.slices}
+    values[pe] |= {"enable": 1, "opcode": opcode} | fields
+    return layout, opcode, values
+
+
 def test_a_join_operand_outside_its_mask_is_equivalent_and_the_others_are_not():
     # a hand-written config of chess-2x2's pe_0_1 (a control PE) running its
     # 4-input join on operands 0 and 1: connecting operand 3 changes nothing,
     # disconnecting operand 1 does
-    layout = _layout("chess-2x2")
+    layout, join, values = _one_pe("pe_0_1", "fu_join", {
+        "in0.disconnect": 0, "in1.disconnect": 0, "in1.sel": 1, "out0.disconnect": 0,
+        "fu.0.value": join_mask([0, 1])})
     pe = layout.slice("pe_0_1")
-    join = next(k for k, fu in enumerate(pe.fu_layouts) if fu.name == "fu_join")
-    values = {s.name: s.unused() for s in layout.slices}
-    values["pe_0_1"] |= {"enable": 1, "opcode": join, "in0.disconnect": 0, "in1.disconnect": 0,
-                         "in1.sel": 1, "out0.disconnect": 0, "fu.0.value": join_mask([0, 1])}
     made = {m.field: m for m in config_mutants("k@chess-2x2", layout, values)
             if m.slice == "pe_0_1"}
     assert made["in3.disconnect"].equivalent.startswith("join operand 3 is outside")
@@ -79,13 +87,9 @@ def test_a_discarded_result_is_mutated_in_its_discard_only():
     # a cond_br whose false result drains (discard wins over sel and
     # disconnect in the PE's demux, spatial_pe.md): only clearing the
     # discard is a fault; its used true result is mutated in every field
-    layout = _layout("chess-2x2")
-    pe = layout.slice("pe_0_1")
-    branch = next(k for k, fu in enumerate(pe.fu_layouts) if fu.name == "fu_cond_br")
-    values = {s.name: s.unused() for s in layout.slices}
-    values["pe_0_1"] |= {"enable": 1, "opcode": branch, "in0.disconnect": 0, "in1.disconnect": 0,
-                         "in1.sel": 1, "out0.disconnect": 0, "out0.sel": 2,
-                         "out1.disconnect": 0, "out1.discard": 1, "out1.sel": 3}
+    layout, _, values = _one_pe("pe_0_1", "fu_cond_br", {
+        "in0.disconnect": 0, "in1.disconnect": 0, "in1.sel": 1, "out0.disconnect": 0,
+        "out0.sel": 2, "out1.disconnect": 0, "out1.discard": 1, "out1.sel": 3})
     values = layout.decode(layout.encode(values))   # every field, as a mapping's config reads
     made = {m.field for m in config_mutants("k@chess-2x2", layout, values) if m.slice == "pe_0_1"}
     assert {"out0.sel", "out0.discard", "out0.disconnect", "out1.discard"} <= made
@@ -117,13 +121,9 @@ def test_what_a_constant_operand_unit_does_not_read_is_equivalent_only_where_no_
     # its value matters, and its input 1 is unread, so connecting input 1 is
     # harmless only where its sel names a PE input no connected operand reads
     # (the unread operand drains what comes: fu.py's fabric_mux)
-    layout = _layout("chess-2x2")
-    pe = layout.slice("pe_0_0")
-    alu = next(k for k, fu in enumerate(pe.fu_layouts) if fu.name == "fu_alu")
-    values = {s.name: s.unused() for s in layout.slices}
-    ports = {"enable": 1, "opcode": alu, "in0.disconnect": 0, "in0.sel": 1,
-             "out0.disconnect": 0, "fu.0.value": 5}
-    values["pe_0_0"] |= ports | {"in1.disconnect": 0, "in1.sel": 2, "fu.1.sel": 0}
+    ports = {"in0.disconnect": 0, "in0.sel": 1, "out0.disconnect": 0, "fu.0.value": 5}
+    layout, _, values = _one_pe("pe_0_0", "fu_alu", ports | {
+        "in1.disconnect": 0, "in1.sel": 2, "fu.1.sel": 0})
 
     def made() -> dict:
         return {m.field: m for m in config_mutants("k@chess-2x2", layout, values)
