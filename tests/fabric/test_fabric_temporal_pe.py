@@ -228,3 +228,18 @@ def test_refuses_units_a_temporal_pe_does_not_run():
         "fabric.temporal_pe @tpe: function unit @fu_carry holds dataflow.carry, which a "
         "temporal PE does not run (one firing, every operand taken, one result set); put it "
         "in a spatial PE")
+
+
+def test_config_decode_names_each_slot_by_its_unit_and_tag():
+    # `loom config decode`: a slot's line first (its unit, the opcode's name,
+    # and tag; or unused), then its fields, the opcode named after its unit
+    from loom.fabric.config_layout import fabric_layout
+    from loom.mapper.decode_command import decode_lines
+
+    layout = fabric_layout(adg_view(load_adg(ADG)))
+    slot1 = {insn_field(1, "valid"): 1, insn_field(1, "tag"): 2, insn_field(1, "opcode"): MUL}
+    lines = decode_lines(layout, layout.encode({"tpe_0": slot1}))
+    mul = "fu_mul"   # UNITS' name of arith.muli's unit
+    assert "  slot 0: unused" in lines and f"  slot 1: {mul} on tag 2" in lines
+    assert lines[lines.index(f"  slot 1: {mul} on tag 2") + 3] == f"  insn1.opcode = {MUL}  ({mul})"
+    assert sum(line.startswith("  slot ") for line in lines) == SLOTS

@@ -247,6 +247,8 @@ class Slice:
     fu_bits: int = 0
     """spatial_pe only: the payload area (the largest FU payload)."""
     word_offset: int = 0
+    units: tuple[str, ...] = ()
+    """A PE's function units in opcode order (what an opcode field names)."""
 
     @property
     def bits(self) -> int:
@@ -405,7 +407,7 @@ def _spatial_pe(node: ViewNode) -> Slice:
     for k in range(max((f.num_outputs for f in fus), default=0)):
         fields += _mux(pe_mux("out", k), choice_bits(n_out))
     return Slice(node.name, "spatial_pe", tuple(fields), tuple(fus),
-                 max((f.bits for f in fus), default=0))
+                 max((f.bits for f in fus), default=0), units=tuple(f.name for f in fus))
 
 
 def _temporal_pe(node: ViewNode) -> Slice:
@@ -438,7 +440,7 @@ def _temporal_pe(node: ViewNode) -> Slice:
                            Field(f"{p}.result{k}.is_reg", 1)]
     for j, fu in enumerate(fus):
         fields += fu.fields(f"fu{j}")
-    return Slice(node.name, "temporal_pe", tuple(fields))
+    return Slice(node.name, "temporal_pe", tuple(fields), units=tuple(f.name for f in fus))
 
 
 _BUILDERS = {

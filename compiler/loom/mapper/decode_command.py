@@ -2,8 +2,9 @@
 
 The words are read as LOOM writes them (32-bit little-endian, no header)
 and split by the ADG's layout (fabric/config_layout.py, the same module
-that encodes them). A spatial PE's unit payload is named after the unit
-its opcode selects.
+that encodes them). An opcode is named after the unit it selects; a
+temporal PE's instruction slot gets a line of its own first: its unit and
+tag, or unused.
 """
 
 from __future__ import annotations
@@ -23,11 +24,23 @@ def decode_lines(layout: cl.FabricLayout, words: list[int]) -> list[str]:
         last = s.word_offset + s.word_count - 1
         lines.append(f"{s.name} ({s.kind}) words {s.word_offset}..{last}")
         for name, value in values.items():
+            slot, _, part = name.partition(".")
+            if s.kind == "temporal_pe" and part == "valid" and slot.startswith("insn"):
+                lines.append(f"  {_slot_line(s, slot, values)}")
             note = ""
-            if name == "opcode" and s.fu_layouts and value < len(s.fu_layouts):
-                note = f"  ({s.fu_layouts[value].name})"
+            if name.rpartition(".")[2] == "opcode" and value < len(s.units):
+                note = f"  ({s.units[value]})"
             lines.append(f"  {name} = {value}{note}")
     return lines
+
+
+def _slot_line(s: cl.Slice, slot: str, values: dict[str, int]) -> str:
+    """A temporal PE's instruction slot at a glance: its unit and tag, or unused."""
+    if not values.get(f"{slot}.valid"):
+        return f"slot {slot[4:]}: unused"
+    opcode = values.get(f"{slot}.opcode", 0)
+    unit = s.units[opcode] if opcode < len(s.units) else f"opcode {opcode} (no unit)"
+    return f"slot {slot[4:]}: {unit} on tag {values.get(f'{slot}.tag', 0)}"
 
 
 def config_main(args: argparse.Namespace) -> int:
