@@ -27,8 +27,8 @@ def test_slots_tags_and_a_register_as_loom_maps_its_case(tmp_path, capsys):
     capsys.readouterr()
     assert main(["config", "decode", str(tmp_path / "o" / "dfg.a.config.bin"),
                  "--adg", str(tmp_path / "a.fabric.mlir")]) == 0
-    fields = dict(line.strip().split(" = ") for line in capsys.readouterr().out.splitlines()
-                  if " = " in line)
+    out = capsys.readouterr().out.splitlines()
+    fields = dict(line.split("  (")[0].strip().split(" = ") for line in out if " = " in line)
     want = {  # temporal-pe-registers/check.py
         "insn0.valid": 1, "insn0.tag": 0, "insn0.opcode": 0,          # the adder, tag 0
         "insn0.in0.sel": 0, "insn0.in1.sel": 1,                       # a and b from inputs
@@ -40,6 +40,10 @@ def test_slots_tags_and_a_register_as_loom_maps_its_case(tmp_path, capsys):
         "insn1.in1.disconnect": 0, "insn1.out0.sel": 0, "insn1.result0.tag": 1,
     }
     assert {k: int(fields[k]) for k in want} == want
+    # each slot's line names its unit (tb/temporal_adgs.py's adder and
+    # multiplier) and tag
+    assert [line for line in out if line.startswith("  slot ")] == [
+        "  slot 0: fu_add on tag 0", "  slot 1: fu_mul on tag 1"]
     report = json.loads((tmp_path / "o" / "dfg.a.map.json").read_text())
     assert [r["kind"] for r in report["edge_routings"]].count("temporal_reg") == 1
     assert [(r["register_index"], r["writer_output_index"], r["reader_input_index"])
