@@ -93,6 +93,8 @@ _AXI_KERNELS = ("histogram", "sum_n", "hist_bytes", "mixed_types", "dot_f64")
 """The AXI shell's judges: a read-after-write through memory (histogram),
 a scalar argument and result over two invocations (sum_n), byte lanes
 (hist_bytes' i8, mixed_types' i16 and i64) and a 64-bit bus (dot_f64)."""
+_AXI_RUN = " ".join(f"tests/export/test_axi_sim.py::test_kernel_through_the_axi_shell[{k}]"
+                    for k in _AXI_KERNELS)
 _FABRIC_RUN = "tests/sim/test_fabric_broken_config.py"
 """A configured fabric simulated (the unbroken run, with every edge observed,
 and wrong configurations that must fail): what the fabric's top, its
@@ -126,10 +128,8 @@ JUDGES: dict[str, str] = {
     "fabric_tb": _FABRIC_RUN,
     "kernel_tb": _KERNEL_RUN,
     "tb_stalls": _KERNEL_RUN,
-    "axi_master": " ".join(f"tests/export/test_axi_sim.py::test_kernel_through_the_axi_shell[{k}]"
-                           for k in _AXI_KERNELS),
-    "axi_shell": " ".join(f"tests/export/test_axi_sim.py::test_kernel_through_the_axi_shell[{k}]"
-                          for k in _AXI_KERNELS),
+    "axi_master": _AXI_RUN,
+    "axi_shell": _AXI_RUN,
 }
 """The judges of templates without a test module of their own name, or
 beside it where that module leaves a part untried (test paths or node ids,
