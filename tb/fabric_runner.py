@@ -163,7 +163,7 @@ def run_fabric(name: str, adg_text: str, make_case: MakeCase, seed: int = 1,
                      "seed": rng.getrandbits(32)} for inst, contents in case.memories.items()]
         plan.append({"name": f"{prof.name}{e}", "drivers": drivers, "receivers": receivers,
                      "memories": memories, "drain": 30, "max_cycles": 300 + 40 * total})
-    results = build.run({"episodes": plan}, f"seed{seed}")
+    results = build.run({"episodes": plan}, f"seed{seed}", rng.getrandbits(31))
     for ep, res, case in zip(plan, results["episodes"], cases):
         _check(name, ep, res, case)
     return cases

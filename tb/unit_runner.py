@@ -35,6 +35,17 @@ from tb.scoreboard import Scoreboard
 ROOT = Path(__file__).resolve().parents[1]
 BUILD_ROOT = ROOT / "gen" / "rtl_units"
 DEFINES = {"LOOM_SIM": 1}
+X_ARGS = ["--x-assign", "unique", "--x-initial", "unique"]
+"""A unit's X is an arbitrary value, drawn anew for each run (`x_plusargs`):
+an index past an array's end (IEEE 1800 reads X there, synthesis leaves
+it open) or a register that reset misses then changes what the run sees
+instead of reading as Verilator's zero."""
+
+
+def x_plusargs(seed: int) -> list[str]:
+    """The run's draw of every X (Verilator's +verilator+seed; 0 would ask
+    the clock for one, so the seed is kept nonzero and deterministic)."""
+    return [f"+verilator+seed+{seed % 0x7FFFFFFF + 1}", "+verilator+rand+reset+2"]
 
 
 # ---------------------------------------------------------------- golden side
@@ -239,7 +250,7 @@ class UnitBuild:
 
         files = self.sources()
         src = self.dir / "src"
-        key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES, self.makeflags,
+        key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES, X_ARGS, self.makeflags,
                                          verilator_version()]).encode()).hexdigest()
         with dir_lock(self.dir):
             stamp = self.dir / "build.key"
@@ -256,7 +267,7 @@ class UnitBuild:
             os.environ["MAKEFLAGS"] = self.makeflags
             try:
                 runner.build(sources=[src / f for f in sorted(files)], hdl_toplevel=self.top,
-                             build_dir=self.dir / "sim", defines=DEFINES,
+                             build_dir=self.dir / "sim", defines=DEFINES, build_args=X_ARGS,
                              timescale=("1ns", "1ps"), log_file=self.dir / "build.log")
             finally:
                 if old_flags is None:
@@ -265,7 +276,7 @@ class UnitBuild:
                     os.environ["MAKEFLAGS"] = old_flags
             stamp.write_text(key)
 
-    def run(self, plan: dict[str, Any], tag: str,
+    def run(self, plan: dict[str, Any], tag: str, x_seed: int = 1,
             test_module: str = "tb.unit_cocotb") -> dict[str, Any]:
         from cocotb_tools.runner import get_runner
 
@@ -277,7 +288,7 @@ class UnitBuild:
             res_path.unlink()
         runner = get_runner("verilator")
         runner.test(test_module=test_module, hdl_toplevel=self.top, hdl_toplevel_lang="verilog",
-                    build_dir=self.dir / "sim", test_dir=rundir,
+                    build_dir=self.dir / "sim", test_dir=rundir, plusargs=x_plusargs(x_seed),
                     results_xml=str(rundir / "results.xml"), log_file=rundir / "sim.log",
                     extra_env={"LOOM_UNIT_PLAN": str(plan_path),
                                "LOOM_UNIT_RESULTS": str(res_path),
@@ -360,7 +371,7 @@ def run_cases(name: str, cases: Sequence[UnitCase], seed: int = 1, tokens: int =
         ep["max_cycles"] = 200 + 40 * total
         episodes.append(ep)
         checks.append(per_ep)
-    results = build.run({"episodes": episodes}, f"seed{seed}")
+    results = build.run({"episodes": episodes}, f"seed{seed}", rng.getrandbits(31))
     summary = {}
     for ep, res, per_ep in zip(episodes, results["episodes"], checks):
         _check_episode(name, ep, res, per_ep)

@@ -49,6 +49,8 @@ module {{
 
 PRIVATE = TemporalPeShape(N_IN, N_OUT, V, SLOTS, REGS, DEPTH)
 SHARED = TemporalPeShape(N_IN, N_OUT, V, SLOTS, 0, 0, shared=True, buffer_size=ROWS)
+SHARED_REGS = TemporalPeShape(N_IN, N_OUT, V, SLOTS, REGS, DEPTH, shared=True, buffer_size=ROWS)
+"""Shared rows beside registers: a slot that reads registers alone takes no row."""
 SMALL = TemporalPeShape(2, 1, V, 2, 1, 1)
 """One output and one register: the fields that select them have no bits."""
 ADG = tpe_adg(f"num_register = {REGS} : i64, num_instruction = {SLOTS} : i64, "
@@ -56,6 +58,9 @@ ADG = tpe_adg(f"num_register = {REGS} : i64, num_instruction = {SLOTS} : i64, "
 SHARED_ADG = tpe_adg(f"num_register = 0 : i64, num_instruction = {SLOTS} : i64, "
                      f"reg_fifo_depth = 0 : i64, enable_share_operand_buffer = true, "
                      f"operand_buffer_size = {ROWS} : i64")
+SHARED_REGS_ADG = tpe_adg(f"num_register = {REGS} : i64, num_instruction = {SLOTS} : i64, "
+                          f"reg_fifo_depth = {DEPTH} : i64, enable_share_operand_buffer = true, "
+                          f"operand_buffer_size = {ROWS} : i64")
 SMALL_ADG = tpe_adg("num_register = 1 : i64, num_instruction = 2 : i64, reg_fifo_depth = 1 : i64",
                     SMALL.n_in, SMALL.n_out)
 
@@ -67,8 +72,10 @@ def _slot(fields: dict, s: int, **values: int) -> None:
 def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, list]:
     """Slot fields and, per slot, the PE input of each unit operand (None: a
     register). Distinct tags; each (output, result tag) is one slot's; with
-    registers, one writer slot (on add) feeds one reader slot (on mul)
-    through register 0, as the model requires. With shared rows every
+    registers, one writer slot (on add) feeds one reader slot through
+    register 0, as the model requires: a mul that also reads an input, or
+    a constant that reads the register alone (a slot that takes no row of
+    a shared pool, the only reader there). With shared rows every
     slot takes its two operands from inputs 0 and 1: a token that opens a
     row then never waits behind a row that waits for it (the pool's rows
     are taken in an order timing decides; a slot fed by one input only
@@ -77,25 +84,38 @@ def random_program(rng: random.Random, shape: TemporalPeShape) -> tuple[dict, li
     tags = rng.sample(range(1 << T), shape.slots)
     feeds: list[list[int | None]] = []
     chain = shape.registers > 0 and rng.random() < 0.6
+    # with shared rows the mul's input tokens could take every row while its
+    # register waits for the add's, whose tokens then find none
+    reader = CONST if chain and (shape.shared or rng.random() < 0.4) else MUL
     for s in range(shape.slots):
         if chain and s == 0:
             opcode = ADD
         elif chain and s == 1:
-            opcode = MUL
+            opcode = reader
         elif not chain and rng.random() < 0.3:
             opcode = MUL   # slots sharing the pipelined unit: one firing in flight at a time
         else:
-            opcode = rng.choice([o for o, fu in enumerate(FUS) if not (chain and o in (ADD, MUL))
+            opcode = rng.choice([o for o, fu in enumerate(FUS) if not (chain and o in (ADD, reader))
                                  and not (shape.shared and len(fu.in_widths) < 2)])
         fu = FUS[opcode]
         valid = int(rng.random() < 0.9 or (chain and s < 2))
         _slot(fields, s, valid=valid, tag=tags[s], opcode=opcode)
         srcs: list[int | None] = []
         pair = rng.sample(range(2), 2)
+        # now and then an operand turned off (a config by hand; the mapper
+        # feeds every operand): the slot never fires, the others go on
+        # (not with shared rows, where its rows would take the pool)
+        off = rng.randrange(len(fu.in_widths)) if (
+            not shape.shared and not (chain and s < 2) and rng.random() < 0.1) else -1
         for k in range(len(fu.in_widths)):
             if chain and s == 1 and k == 0:   # LOOM's mapper disconnects the mux: ignored
                 _slot(fields, s, **{f"operand{k}__is_reg": 1, f"operand{k}__reg": 0,
                                     f"in{k}__disconnect": rng.randrange(2)})
+                srcs.append(None)
+                continue
+            if k == off:   # one of the two, with a mux that would feed it otherwise
+                _slot(fields, s, **{f"in{k}__sel": rng.randrange(shape.n_in),
+                                    f"in{k}__{rng.choice(('discard', 'disconnect'))}": 1})
                 srcs.append(None)
                 continue
             i = pair[k % 2] if shape.shared else rng.randrange(shape.n_in)
@@ -190,6 +210,16 @@ def test_temporal_pe_matches_model():
     cases = run_fabric("temporal_pe", ADG, cycling([PRIVATE], make_case), seed=1,
                        tokens=60, episodes=8)
     assert any(c.config["tpe_0"].get("insn1.operand0.is_reg") for c in cases)
+    assert any(_turned_off(c.config["tpe_0"], s) for c in cases for s in range(SLOTS))
+
+
+def _turned_off(fields: dict, s: int) -> bool:
+    """Slot s is valid and an operand of its unit neither reads a register nor has a feed."""
+    def get(name: str) -> int:
+        return fields.get(insn_field(s, name), 0)
+    return bool(get("valid")) and any(
+        not get(f"operand{k}.is_reg") and (get(f"in{k}.discard") or get(f"in{k}.disconnect"))
+        for k in range(len(FUS[get("opcode")].in_widths)))
 
 
 def test_temporal_pe_small_matches_model():
@@ -201,6 +231,14 @@ def test_temporal_pe_small_matches_model():
 def test_temporal_pe_shared_matches_model():
     run_fabric("temporal_pe_shared", SHARED_ADG, cycling([SHARED], make_case), seed=1,
                tokens=60, episodes=6)
+
+
+def test_temporal_pe_shared_with_registers_matches_model():
+    cases = run_fabric("temporal_pe_shared_regs", SHARED_REGS_ADG,
+                       cycling([SHARED_REGS], make_case), seed=1, tokens=60, episodes=8)
+    # a constant reading register 0 alone: its firings take no row
+    assert any(c.config["tpe_0"].get("insn1.opcode") == CONST
+               and c.config["tpe_0"].get("insn1.operand0.is_reg") for c in cases)
 
 
 @pytest.mark.slow
