@@ -171,7 +171,11 @@ def stimulus(rng: random.Random, shape: TemporalPeShape, fields: dict, feeds: li
 
 def make_case(rng: random.Random, shape: TemporalPeShape, n: int) -> FabricCase:
     fields, feeds = random_program(rng, shape)
-    streams = stimulus(rng, shape, fields, feeds, n)
+    return model_case(shape, fields, stimulus(rng, shape, fields, feeds, n))
+
+
+def model_case(shape: TemporalPeShape, fields: dict, streams: list[list[int]]) -> FabricCase:
+    """The episode of `fields` fed `streams`, its outputs and consumption the model's."""
     model = temporal_pe(fields, streams, shape, FUS)
     case = FabricCase({"tpe_0": fields}, {}, {}, {},
                       by_tag={f"out{o}": V for o in range(shape.n_out)})
@@ -222,10 +226,45 @@ def _turned_off(fields: dict, s: int) -> bool:
         for k in range(len(FUS[get("opcode")].in_widths)))
 
 
+def _beside_a_stuck_slot(slot0: dict[str, int]) -> dict:
+    """Slot 0 as `slot0` (tag 1, fed by in0, a slot that never fires), slot 1
+    adding in1 and in2 (tag 2) onto out0: the PE's firings go to slot 1."""
+    fields: dict[str, int] = {}
+    _slot(fields, 0, valid=1, tag=1, in0__sel=0, out0__sel=1, result0__tag=1, **slot0)
+    _slot(fields, 1, valid=1, tag=2, opcode=ADD, in0__sel=1, in1__sel=2, out0__sel=0,
+          result0__tag=2)
+    return fields
+
+
+def _stuck_slot_episodes(name: str, slot0: dict[str, int], takes: int) -> None:
+    """`takes`: the in0 tokens slot 0 buffers (a slot that runs nothing holds no tag)."""
+    fields = _beside_a_stuck_slot(slot0)
+    streams = [[1 << V | 5] * 3, [2 << V | k for k in range(12)], [2 << V | 100] * 12]
+    case = model_case(PRIVATE, fields, streams)
+    assert case.outputs["out0"] == [2 << V | (100 + k) for k in range(12)]   # by hand
+    assert case.outputs["out1"] == [] and case.consumed["in0"] == takes
+    run_fabric(name, ADG, lambda rng, layout, n: model_case(PRIVATE, fields, streams),
+               seed=1, episodes=3)
+
+
+def test_a_slot_with_an_operand_turned_off_leaves_the_pe_to_the_others():
+    # slot 0 adds in0 and an operand turned off: it never fires, and as the
+    # lowest slot with a token it must not hold the PE's one firing a cycle
+    _stuck_slot_episodes("temporal_pe", {"opcode": ADD, "in1__disconnect": 1}, takes=1)
+
+
+def test_a_slot_with_an_opcode_past_the_units_never_fires():
+    # the opcode field has room past the six units: such a slot runs nothing
+    assert len(FUS) < 1 << max(1, (len(FUS) - 1).bit_length())
+    _stuck_slot_episodes("temporal_pe", {"opcode": len(FUS), "in1__sel": 0}, takes=0)
+
+
 def test_temporal_pe_small_matches_model():
     cases = run_fabric("temporal_pe_small", SMALL_ADG, cycling([SMALL], make_case), seed=1,
                        tokens=60, episodes=6)
-    assert any(c.config["tpe_0"].get("insn1.operand0.is_reg") for c in cases)
+    # a mul reads the one register's one entry (a constant reader ignores its value)
+    assert any(c.config["tpe_0"].get("insn1.operand0.is_reg")
+               and c.config["tpe_0"].get("insn1.opcode") == MUL for c in cases)
 
 
 def test_temporal_pe_shared_matches_model():
