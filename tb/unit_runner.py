@@ -29,23 +29,12 @@ from loom.golden.channel import Channel
 from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
 from loom.rtl.units import UnitSpec
-from loom.sim.runner import QUICK_MAKEFLAGS, dir_lock, verilator_version
+from loom.sim.runner import QUICK_MAKEFLAGS, X_ARGS, dir_lock, verilator_version, x_plusargs
 from tb.scoreboard import Scoreboard
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD_ROOT = ROOT / "gen" / "rtl_units"
 DEFINES = {"LOOM_SIM": 1}
-X_ARGS = ["--x-assign", "unique", "--x-initial", "unique"]
-"""A unit's X is an arbitrary value, drawn anew for each run (`x_plusargs`):
-an index past an array's end (IEEE 1800 reads X there, synthesis leaves
-it open) or a register that reset misses then changes what the run sees
-instead of reading as Verilator's zero."""
-
-
-def x_plusargs(seed: int) -> list[str]:
-    """The run's draw of every X (Verilator's +verilator+seed; 0 would ask
-    the clock for one, so the seed is kept nonzero and deterministic)."""
-    return [f"+verilator+seed+{seed % 0x7FFFFFFF + 1}", "+verilator+rand+reset+2"]
 
 
 # ---------------------------------------------------------------- golden side

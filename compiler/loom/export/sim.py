@@ -90,7 +90,7 @@ def axi_run(s: AxiSetup, seed: int, ideal: bool = False) -> AxiResult:
     summary = run_dir / "summary.txt"
     summary.unlink(missing_ok=True)
     result = s.build.run(run_dir, [f"+loom_summary={summary}"], job["max_cycles"],
-                         env={"LOOM_AXI_JOB": str(job_file)})
+                         env={"LOOM_AXI_JOB": str(job_file)}, x_seed=seed)
     if result["status"] == "crashed":
         raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
                           f"see {run_dir / 'sim.log'}")

@@ -145,7 +145,7 @@ def run(s: FabricSetup, settings: RunSettings, max_cycles: int | None = None) ->
         plusargs = fabric_plusargs(s.binding, s.func, s.bundle, s.words, run_dir, settings,
                                    str(s.mapped.inputs.dfg),
                                    {p.name: p.width for p in top_ports(s.rtl)[0]})
-        result = s.build.run(run_dir, plusargs, max_cycles=budget)
+        result = s.build.run(run_dir, plusargs, max_cycles=budget, x_seed=settings.seed)
         if result["status"] == "crashed":
             raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
                               f"see {run_dir / 'sim.log'}")

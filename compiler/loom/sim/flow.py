@@ -235,7 +235,8 @@ def _simulate(s: SimSetup, settings: RunSettings, run_dir: Path, full: bool,
         position.unlink(missing_ok=True)   # a previous run's position is no progress of this one
         watch = SimWatch(position, s.golden_tokens, progress) if progress else nullcontext()
         with watch:
-            result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens)
+            result = s.build.run(run_dir, plusargs, max_cycles=1000 + 200 * s.golden_tokens,
+                                 x_seed=settings.seed)
         if result["status"] == "crashed":
             raise ToolFailure(f"the simulation of {s.build.top} stopped before it finished; "
                               f"see {run_dir / 'sim.log'}")

