@@ -5,12 +5,13 @@ For each kernel of kernels/ (or those named), the DFG as `loom map`
 compiles it for the preset (loom.mapper.kernel_compile.compile_for), and
 its contracted view on the preset's function units (loom.mapper.contraction:
 constants folded into their ops' units, casts that are wires folded into
-their uses). Columns:
+their uses, branches paired). Columns:
 
   ops      DFG ops (handshake.func body ops but forks and sinks: dfg_graph's nodes)
   pe_ops   ops that need a PE (Contraction.ops)
   folded   constants folded into their ops' units
   wires    casts folded as wires
+  pairs    ops paired with another in one unit (two branches on one condition)
 
 Kernels the fabric flow refuses (a constant table) are listed below the
 table with their one-line reason; totals are over the others. Takes about
@@ -55,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     names = args.kernels or sorted(p.stem for p in KERNELS.glob("*.c") if p.stem != "helpers")
     view = adg_view(preset(args.adg).build())
     units = UnitKinds.of(hw_units(view))
-    print(f"{'kernel':20} {'ops':>5} {'pe_ops':>6} {'folded':>6} {'wires':>5}")
-    print("-" * 46)
+    print(f"{'kernel':20} {'ops':>5} {'pe_ops':>6} {'folded':>6} {'wires':>5} {'pairs':>5}")
+    print("-" * 52)
     totals = [0, 0]
     refused = []
     for name in names:
@@ -68,8 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         ops = sum(1 for n in c.dfg.nodes if n.kind == "op")
         totals[0] += ops
         totals[1] += c.ops
-        print(f"{name:20} {ops:>5} {c.ops:>6} {len(c.host) - len(c.wired):>6} {len(c.wired):>5}")
-    print("-" * 46)
+        print(f"{name:20} {ops:>5} {c.ops:>6} {c.constants:>6} {len(c.wired):>5} "
+              f"{len(c.partner):>5}")
+    print("-" * 52)
     print(f"{'total':20} {totals[0]:>5} {totals[1]:>6}")
     for line in refused:
         print(f"refused: {line}")

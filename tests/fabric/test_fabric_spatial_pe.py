@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from loom.fabric import function_units as fu
 from loom.fabric.models.function_unit import FuModel
 from loom.fabric.models.spatial_pe import spatial_pe
 from tb.fabric_runner import FabricCase, random_tokens, run_fabric
@@ -176,3 +177,53 @@ def test_float_units_match_model():
                                                         next(units)),
                        seed=1, tokens=80, episodes=2 * len(FLOAT_FUS))
     assert {c.config["pe_0_0"]["opcode"] for c in cases} == set(range(len(FLOAT_FUS)))
+
+
+PAIR_ADG = f"""
+module {{
+  fabric.spatial_pe @pe_p(%p0: {B}, %p1: {B}, %p2: {B}) -> ({B}, {B}, {B}, {B}) {{
+{chr(10).join(fu.cond_br_pair("fu_cond_br2", "i32").render("    "))}
+    fabric.yield
+  }}
+  fabric.module @pair(%a: {B}, %b: {B}, %c: {B}) -> ({B}, {B}, {B}, {B}) {{
+    %o:4 = fabric.instance @pe_p(%a, %b, %c) {{sym_name = "pe_0_0"}} : ({B}, {B}, {B}) -> ({B}, {B}, {B}, {B})
+    fabric.yield %o#0, %o#1, %o#2, %o#3 : {B}, {B}, {B}, {B}
+  }}
+}}
+"""
+PAIR = FuModel("handshake.cond_br", (1, 32, 32), (32,) * 4, paired=True)
+
+
+def _pair_case(rng, layout, n):
+    # the condition on a random PE input, the two values on the others; the
+    # second value's stream sometimes shorter, so one half stops and holds the
+    # condition (the other half may run one token ahead, no further)
+    ins = rng.sample(range(3), 3)
+    outs = rng.sample(range(4), 4)
+    fields = {"enable": 1, "opcode": 0} | {f"in{k}.sel": ins[k] for k in range(3)}
+    fields |= {f"out{k}.sel": outs[k] for k in range(4)}
+    streams = [[] for _ in range(3)]
+    streams[ins[0]] = [rng.getrandbits(1) for _ in range(n)]
+    streams[ins[1]] = random_tokens(rng, 32, n)
+    streams[ins[2]] = random_tokens(rng, 32, n if rng.random() < 0.5 else rng.randrange(n))
+    model = spatial_pe(fields, streams, 4, [PAIR])
+    return FabricCase({"pe_0_0": fields}, {f"in{i}": streams[i] for i in range(3)},
+                      {f"out{o}": model.outputs[o] for o in range(4)},
+                      {f"in{i}": model.consumed[i] for i in range(3)})
+
+
+def test_cond_br_pair_model():
+    # hand-derived: condition 1, 0, 1; values 10, 11, 12 and 20 (one only):
+    # the first half runs one token ahead of the second at most, so it steers
+    # 10 (true) and 11 (false); the second steers 20 (true); the condition's
+    # first token leaves, its second waits for the second half
+    fields = {"enable": 1, "opcode": 0, "in0.sel": 0, "in1.sel": 1, "in2.sel": 2,
+              "out0.sel": 0, "out1.sel": 1, "out2.sel": 2, "out3.sel": 3}
+    got = spatial_pe(fields, [[1, 0, 1], [10, 11, 12], [20]], 4, [PAIR])
+    assert got.outputs == [[10], [11], [20], []] and got.consumed == [1, 2, 1]
+
+
+def test_cond_br_pair_matches_model():
+    # the presets' pair of branches (function_units.cond_br_pair): both
+    # halves steer their values by the one condition, each at its own pace
+    run_fabric("spatial_pe_pair", PAIR_ADG, _pair_case, seed=1, tokens=120, episodes=6)

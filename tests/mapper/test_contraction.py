@@ -15,6 +15,7 @@ import pytest
 
 from loom.fabric import function_units as fu
 from loom.fabric.adg_view import adg_view
+from loom.fabric.builder import AdgBuilder, PortRef, bits
 from loom.fabric.presets import preset
 from loom.mapper.artifacts import write_artifacts
 from loom.mapper.checks import check
@@ -22,7 +23,7 @@ from loom.mapper.contraction import FOLDED, contract, is_wire
 from loom.mapper.dfg_graph import dfg_graph
 from loom.mapper.inventory import hw_units
 from loom.mapper.mapping import map_dfg
-from loom.mapper.matching import UnitKinds, candidates
+from loom.mapper.matching import Partner, UnitKinds, candidates
 from loom.mapper.stats import map_stats
 from tests.fabric.test_function_units import _one_pe
 from tests.mapper.test_matching import _dfg
@@ -245,3 +246,99 @@ def test_the_binary_searchs_extensions_are_wires(tmp_path):
     exts = {n.id for n in sw.nodes if n.op_name == "arith.extui"}
     assert len(exts) == 4
     assert exts <= contract(sw, UnitKinds.of([])).wired
+
+
+def _branches_pe(*units):
+    b = AdgBuilder("branches")
+    pe = b.define_pe("pe", 3, 4, 64, list(units))
+    b.instance(pe, "pe_0")
+    for k in range(3):
+        b.connect(b.add_input(f"i{k}", bits(64)), PortRef("pe_0", k))
+    for k in range(4):
+        b.connect(PortRef("pe_0", k), b.add_output(f"o{k}", bits(64)))
+    return UnitKinds.of(hw_units(adg_view(b.build())))
+
+
+BR, BR2 = fu.cond_br("fu_br", "i32"), fu.cond_br_pair("fu_br2", "i32")
+
+
+def _branches(conds: str = "%f#0, %f#1", second: str = "%b") -> str:
+    return ("module {\n  handshake.func @k(%c: i1, %d: i1, %a: i32, %b: i32) -> "
+            "(i32, i32, i32, i32) {\n"
+            "    %f:2 = fork [2] %c : i1\n"
+            f"    %t0, %e0 = handshake.cond_br {conds.split(', ')[0]}, %a : i32\n"
+            f"    %t1, %e1 = handshake.cond_br {conds.split(', ')[1]}, {second} : i32\n"
+            "    handshake.return %t0, %e0, %t1, %e1 : i32, i32, i32, i32\n  }\n}\n")
+
+
+def test_two_branches_on_one_condition_are_a_pair():
+    sw = dfg_graph(_body(_branches()))
+    first, second = (n for n in sw.nodes if n.op_name == "handshake.cond_br")
+    units = _branches_pe(BR, BR2)
+    # read off fu_br2's body: %arg0 the condition both take, %arg1 the first
+    # branch's value, %arg2 the second's (the host's extra operand 2 + 1);
+    # yields: the first's true and false, the second's (extra results 2, 3);
+    # or the halves the other way round
+    assert [(c.unit, c.inputs, c.outputs) for c in candidates(
+        first.op, units, partner=Partner(second.op, (0,)))] == [
+        ("fu_br2", (0, 1, 3), (0, 1, 2, 3)), ("fu_br2", (0, 3, 1), (2, 3, 0, 1))]
+    view = contract(sw, units)
+    assert view.host == {second.id: first.id}
+    assert view.partner == {first.id: Partner(second.op, (0,))}
+    into = {e.dst_index: view.graph.edges[e.id] for e in sw.in_edges(second.id)}
+    assert into[0].internal and (into[1].dst, into[1].dst_index) == (first.id, 3)
+    out = sorted((view.graph.edges[e.id].src, view.graph.edges[e.id].src_index)
+                 for e in sw.out_edges(second.id))
+    assert out == [(first.id, 2), (first.id, 3)]
+    assert view.ops == 1
+
+
+@pytest.mark.parametrize("text,units", [
+    (_branches(), (BR,)),                              # no unit holds two
+    (_branches("%c, %d"), (BR, BR2)),                  # two conditions
+    (_branches(second="%t0"), (BR, BR2)),              # the first feeds the second
+])
+def test_branches_pair_only_on_one_condition_and_a_unit_of_two(text, units):
+    sw = dfg_graph(_body(text))
+    view = contract(sw, _branches_pe(*units))
+    assert view.partner == {} and view.ops == 2
+
+
+def test_a_mapped_pair_shares_one_unit_and_map_json_says_so(tmp_path):
+    view = adg_view(preset("chess-2x2").build())
+    m = map_dfg(_body(_branches()), view, seed=0)
+    assert m.ok and check(m, view) == []
+    first, second = (n.id for n in m.sw.nodes if n.op_name == "handshake.cond_br")
+    host = m.placement.chosen[first]
+    assert m.placement.chosen[second] is None and m.option_of(second) is host
+    assert host.candidate.unit == "fu_cond_br2"
+    doc = json.loads(write_artifacts(m, view, tmp_path, "k.chess-2x2").paths["map.json"]
+                     .read_text())
+    (unit,) = [u for u in doc["techmap"]["selected_units"] if first in u["sw_nodes"]]
+    assert sorted(unit["sw_nodes"]) == sorted([first, second])
+
+
+def test_branches_on_copies_of_one_wire_cast_are_a_pair():
+    # wire_casts.py builds a cast of several uses once per use: two
+    # truncations of one value are one condition; the second copy's edges
+    # are intra-FU (its cast's own and, shared, the one into it)
+    text = ("module {\n  handshake.func @k(%w: i32, %a: i32, %b: i32) -> "
+            "(i32, i32, i32, i32) {\n"
+            "    %f:2 = fork [2] %w : i32\n"
+            "    %c0 = arith.trunci %f#0 : i32 to i1\n"
+            "    %c1 = arith.trunci %f#1 : i32 to i1\n"
+            "    %t0, %e0 = handshake.cond_br %c0, %a : i32\n"
+            "    %t1, %e1 = handshake.cond_br %c1, %b : i32\n"
+            "    handshake.return %t0, %e0, %t1, %e1 : i32, i32, i32, i32\n  }\n}\n")
+    sw = dfg_graph(_body(text))
+    first, second = (n.id for n in sw.nodes if n.op_name == "handshake.cond_br")
+    casts = [n.id for n in sw.nodes if n.op_name == "arith.trunci"]
+    view = contract(sw, _branches_pe(BR, BR2))
+    assert view.host == {casts[0]: first, casts[1]: first, second: first}
+    assert view.ops == 1
+    into, own = (next(e for e in sw.edges if e.dst == casts[1]),
+                 next(e for e in sw.edges if e.src == casts[1]))
+    assert view.graph.edges[into.id].internal and view.graph.edges[own.id].internal
+    m = map_dfg(_body(text), adg_view(preset("chess-2x2").build()), seed=0)
+    assert m.ok and check(m, adg_view(preset("chess-2x2").build())) == []
+    assert "1 op pairs sharing a unit" in map_stats(m).line()

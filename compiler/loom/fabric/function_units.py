@@ -192,6 +192,20 @@ def cond_br(name: str, type_: str, latency: int = 1, interval: int = 1) -> Funct
                  latency, interval)
 
 
+def cond_br_pair(name: str, type_: str, latency: int = 1, interval: int = 1) -> FunctionUnit:
+    """Two handshake.cond_br on one condition (its first input) steering two
+    values (LOOM's compound unit of two ops): the outputs are the first's
+    true and false, then the second's. The two fire independently; the
+    condition goes to both (a fork inside the unit). A loop's condition
+    steers every value the loop carries, so a kernel's branches come in
+    groups on one condition, and a pair takes one PE where two took two
+    (mapper/contraction.py pairs them)."""
+    return FunctionUnit(name, ("i1", type_, type_), (type_,) * 4, (
+        f"%0, %1 = handshake.cond_br %arg0, %arg1 : {type_}",
+        f"%2, %3 = handshake.cond_br %arg0, %arg2 : {type_}",
+        _yield(["%0", "%1", "%2", "%3"], [type_] * 4)), latency, interval)
+
+
 def stream(name: str, type_: str = "index", step_op: str = "+=",
            cont_cond: str = "<") -> FunctionUnit:
     """dataflow.stream (start, step, bound) -> (index, continue); -1/-1 (seed 001)."""
@@ -226,8 +240,7 @@ def raw(name: str, inputs: Sequence[str], outputs: Sequence[str], body: str,
 
 
 __all__ = [
-    "CMPI_PREDICATES", "FunctionUnit", "MAX_JOIN_FANIN", "binary", "carry", "cast", "cmpf", "cmpi",
-    "configurable",
-    "cond_br", "constant", "gate", "index_cast", "invariant", "join", "load", "mux", "raw",
-    "select", "stream", "store", "unary",
+    "CMPI_PREDICATES", "FunctionUnit", "MAX_JOIN_FANIN", "binary", "carry", "cast", "cmpf",
+    "cmpi", "configurable", "cond_br", "cond_br_pair", "constant", "gate", "index_cast",
+    "invariant", "join", "load", "mux", "raw", "select", "stream", "store", "unary",
 ]

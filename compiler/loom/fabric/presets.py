@@ -53,7 +53,10 @@ How the fabric was chosen:
 - PE kinds (4 inputs, 4 outputs, one per corner switch): a spatial PE runs
   one unit at a time, so the kinds every kernel needs many of (cond_br,
   constant, carry, invariant, i32 -> index cast, addi, i32 cmpi: the
-  measured top of the DFG op counts) sit in every PE; the rest is spread in
+  measured top of the DFG op counts) sit in every PE, and so does a pair of
+  branches on one condition (`fu_cond_br2`, function_units.cond_br_pair:
+  a loop's condition steers every value it carries; bsearch_u16's 26
+  branches take 15 PEs so); the rest is spread in
   a checkerboard like LOOM's heterogeneous meshes: `pe_ctrl` on cells with
   r+c odd (streams, gates, mux, join, load, store, index carry), `pe_alu`
   on even cells (the other arithmetic, compares, compare-select, casts),
@@ -183,6 +186,12 @@ WIDE_MEMORY_VARIANTS = ("-ext8x9s3",)
 """16x16 only: 9 load lanes (seidel_2d), 7 or 8 arrays (md_knn)."""
 ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
 """16x16 variants with on-chip memories, after the others."""
+TWO_TRACK_VARIANTS = ("-t2-ext4x4s2",)
+"""8x8 only, after its one-track variants, two tracks: a kernel that
+fills nearly every PE (bsearch_u16's 62 of 64) leaves a port or two shared
+on one track at every seed, and routes in the first round on two (issue 31
+item 1: the 86-op binary search on an 8x8, where `--adg auto` took a 16x16
+whose build took 20 minutes)."""
 SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
 """8x8 only, after its other variants: a kernel of at most 64 ops with one
 local array that it loads and stores in two places each."""
@@ -251,6 +260,7 @@ def _common(constant_compare: bool = False) -> list[fu.FunctionUnit]:
         fu.constant("fu_const_index", INDEX),
         fu.cond_br("fu_cond_br", DATA),
         fu.cond_br("fu_cond_br_index", INDEX),
+        fu.cond_br_pair("fu_cond_br2", DATA),
         fu.carry("fu_carry", DATA),
         fu.invariant("fu_invariant", DATA),
         fu.invariant("fu_invariant_index", INDEX),
@@ -558,7 +568,8 @@ def _variants(size: int) -> tuple[str, ...]:
         return (MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + WIDE_MEMORY_VARIANTS + ON_CHIP_VARIANTS
                 + LARGE_FLOAT_VARIANTS)
     if size >= 8:
-        return MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + SMALL_ON_CHIP_VARIANTS + FLOAT_VARIANTS
+        return (MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + TWO_TRACK_VARIANTS
+                + SMALL_ON_CHIP_VARIANTS + FLOAT_VARIANTS)
     return MEMORY_VARIANTS
 
 
@@ -567,8 +578,11 @@ def presets() -> list[ChessPreset]:
     named = []
     for n in SIZES:
         for v in _variants(n):
-            tracks = 3 if n >= TRACKS_FROM and v in DENSE_STORES else tracks_for(n)
-            named.append(replace(parse_preset(f"chess-{n}x{n}{v}"), tracks=tracks))
+            p = parse_preset(f"chess-{n}x{n}{v}")
+            if not v.startswith("-t"):   # a variant that names its tracks keeps them
+                p = replace(p, tracks=3 if n >= TRACKS_FROM and v in DENSE_STORES
+                            else tracks_for(n))
+            named.append(p)
     return named
 
 

@@ -37,7 +37,7 @@ from loom.mapper.dfg_graph import DfgEdge
 from loom.fabric.adg_view import AdgView
 from loom.mapper.inventory import hw_units
 from loom.mapper.contraction import FOLDED
-from loom.mapper.matching import candidates
+from loom.mapper.matching import UnitKinds
 from loom.mapper.port_types import value_type
 from loom.mapper.temporal_registers import register_edges
 from loom.mapper.temporal_slots import slot_violations
@@ -73,7 +73,7 @@ def _routed(m: Mapping) -> Iterator[tuple[DfgEdge, list[int]]]:
 def _c1(m: Mapping, view: AdgView | None) -> list[Violation]:
     found = []
     units = hw_units(view) if view is not None else []
-    folded = m.problem.contraction.folded
+    contraction = m.problem.contraction
     for n in m.problem.sw.nodes:   # the contracted view: a folded constant rides its host
         if n.is_memref_input or n.kind == FOLDED:
             continue
@@ -83,7 +83,7 @@ def _c1(m: Mapping, view: AdgView | None) -> list[Violation]:
         elif o.candidate is not None and n.op is not None and view is not None:
             c = o.candidate
             unit = [u for u in units if (u.pe, u.opcode) == (c.pe, c.opcode)]
-            if c not in candidates(n.op, unit, folded.get(n.id)):
+            if c not in contraction.candidates(n, UnitKinds.of(unit)):
                 found.append(Violation("C1", f"node {n.id} ({n.op.name}) cannot run on "
                                              f"{c.unit} of {c.pe}", sw_node=n.id))
     return found

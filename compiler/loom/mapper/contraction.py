@@ -16,6 +16,14 @@ constant folds when its op has such a unit anywhere in the ADG, one
 constant per op, the first foldable operand. Dataflow ops are never hosts
 (LOOM's body-exclusive class).
 
+Two ops of one name that share an operand's value (the branches a loop's
+condition steers) are paired when some unit holds both side by side
+(function_units.cond_br_pair, matching.Partner): the second becomes the
+partner of the first, its host. Its edge of the shared value is intra-FU,
+its other operands end at the host's extra operands len(operands) + k, its
+results leave from the host's extra results len(results) + r. Pairs are
+chosen in DFG order, each op with the first later one it can pair with.
+
 A cast that is a wire inside a fabric, whose one use is an op, is folded
 into that op too (`wired`): the edge into the cast ends at the host's
 operand the cast fed, so the host's unit reads the cast's operand; the
@@ -46,13 +54,14 @@ count as not clean.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
 from xdsl.ir import Operation
 
 from loom.dialects.fabric_types import scalar_width
 from loom.mapper.dfg_graph import DfgEdge, DfgGraph, DfgNode
-from loom.mapper.matching import UnitKinds, candidates
+from loom.mapper.matching import Candidate, Partner, UnitKinds, candidates
 from loom.mapper.port_types import moved
 
 FOLDED = "folded"
@@ -77,6 +86,13 @@ class Contraction:
     (mapping.map_dfg: LOOM's conservative fallback)."""
     wired: frozenset[int] = frozenset()
     """The folded casts that are wires (their hosts read their operands)."""
+    partner: dict[int, Partner] = field(default_factory=dict)
+    """A host -> the op it is paired with (folded into it too)."""
+
+    def candidates(self, node: DfgNode, units: UnitKinds) -> list[Candidate]:
+        """The units that can host `node` with what the view folds into it."""
+        assert node.op is not None
+        return candidates(node.op, units, self.folded.get(node.id), self.partner.get(node.id))
 
     def read_bits(self, node: int, width: int | None) -> int | None:
         """The bits of a `width`-bit value into `node` that its unit reads: of
@@ -90,6 +106,11 @@ class Contraction:
     def host_of(self, node: int) -> int:
         """The node whose placement `node` shares (itself unless folded)."""
         return self.host.get(node, node)
+
+    @property
+    def constants(self) -> int:
+        """Constants folded into their ops' units."""
+        return sum(len(f) for f in self.folded.values())
 
     @property
     def ops(self) -> int:
@@ -122,10 +143,67 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
     wires = _wires(sw)
     wired = {n.id: use for n in sw.nodes if (use := _wire_use(sw, n, wires)) is not None}
     host.update({cast: use.dst for cast, use in wired.items()})
+    paired = _pairs(sw, units, set(host) | set(folded), wired)
+    hosts = {p.node: h for h, p in paired.items()}
+    view = _view(sw, host | hosts, folded, wired, paired)
+    host = {n: hosts.get(h, h) for n, h in host.items()} | hosts   # a wire into a partner: its host
     if not host:
         return identity(sw)
-    return Contraction(_view(sw, host, folded, wired), sw, host, folded,
-                       wired=frozenset(wired))
+    partner = {h: Partner(sw.nodes[p.node].op, p.shared)  # type: ignore[arg-type]
+               for h, p in paired.items()}
+    return Contraction(view, sw, host, folded, wired=frozenset(wired), partner=partner)
+
+
+@dataclass(frozen=True)
+class _Pair:
+    node: int
+    """The partner."""
+    shared: tuple[int, ...]
+    """Its operands whose values are its host's."""
+
+
+def _sources(sw: DfgGraph, node: int, wired: dict[int, DfgEdge]) -> dict[int, Hashable]:
+    """Operand index -> the value it takes: a (node, result), or through a
+    wire its cast and the cast's operand (copies of one cast, wire_casts.py,
+    give one value)."""
+    found: dict[int, Hashable] = {}
+    for e in sw.in_edges(node):
+        source: Hashable = (e.src, e.src_index)
+        if e.src in wired:
+            op = sw.nodes[e.src].op
+            assert op is not None
+            (into,) = sw.in_edges(e.src)
+            source = (op.name, str(op.results[0].type), into.src, into.src_index)
+        found[e.dst_index] = source
+    return found
+
+
+def _pairs(sw: DfgGraph, units: UnitKinds, busy: set[int],
+           wired: dict[int, DfgEdge]) -> dict[int, _Pair]:
+    """Host -> partner: each op, in DFG order, with the first later op of its
+    name that shares an operand's value and that some unit holds beside it.
+    `busy` ops (folded, or hosting folds) take no part, nor two ops one of
+    which feeds the other."""
+    free = [n for n in sw.nodes if n.kind == "op" and n.op is not None and n.id not in busy
+            and not n.op.name.startswith("dataflow.")]
+    sources = {n.id: _sources(sw, n.id, wired) for n in free}
+    paired: dict[int, _Pair] = {}
+    taken: set[int] = set()
+    for i, a in enumerate(free):
+        if a.id in taken:
+            continue
+        for b in free[i + 1:]:
+            if b.id in taken or b.op.name != a.op.name \
+                    or any(e.dst == a.id for e in sw.out_edges(b.id)) \
+                    or any(e.dst == b.id for e in sw.out_edges(a.id)):  # type: ignore[union-attr]
+                continue
+            shared = tuple(k for k, v in sources[b.id].items() if sources[a.id].get(k) == v)
+            assert a.op is not None and b.op is not None
+            if shared and candidates(a.op, units, partner=Partner(b.op, shared)):
+                paired[a.id] = _Pair(b.id, shared)
+                taken |= {a.id, b.id}
+                break
+    return paired
 
 
 WIRE_CASTS = ("arith.index_cast", "arith.index_castui", "arith.trunci")
@@ -209,23 +287,35 @@ def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
 
 
 def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operation]],
-          wired: dict[int, DfgEdge]) -> DfgGraph:
+          wired: dict[int, DfgEdge], paired: dict[int, _Pair]) -> DfgGraph:
     nodes = [replace(n, kind=FOLDED) if n.id in host else n for n in sw.nodes]
+    partner_of = {p.node: (h, p) for h, p in paired.items()}
+
+    def op_of(node: int) -> Operation:
+        op = sw.nodes[node].op
+        assert op is not None
+        return op
+
     edges: list[DfgEdge] = []
     for e in sw.edges:
-        if e.src in host and host[e.src] == e.dst:
+        if e.src in host and host[e.src] == e.dst:   # a fold's own edge (never a pair's)
             edges.append(replace(e, internal=True))
-        elif e.dst in wired:   # into a wire: the host's operand the wire fed
+            continue
+        if e.src in partner_of:   # leaves a partner: its host's extra result
+            h = partner_of[e.src][0]
+            e = replace(e, src=h, src_index=len(op_of(h).results) + e.src_index)
+        if e.dst in wired:   # into a wire: the host's operand the wire fed
             use = wired[e.dst]
-            edges.append(replace(e, dst=use.dst, dst_index=use.dst_index))
+            e = replace(e, dst=use.dst, dst_index=use.dst_index)
+        if e.dst in partner_of:   # into a partner: intra-FU when shared, else an extra operand
+            h, pair = partner_of[e.dst]
+            e = replace(e, internal=True) if e.dst_index in pair.shared else \
+                replace(e, dst=h, dst_index=len(op_of(h).operands) + e.dst_index)
         elif e.dst in host:   # fires a folded constant: the host's extra operand
             h = host[e.dst]
-            op = sw.nodes[h].op
-            assert op is not None
-            j = [c for c in folded[h].values()].index(sw.nodes[e.dst].op)
-            edges.append(replace(e, dst=h, dst_index=len(op.operands) + j))
-        else:
-            edges.append(e)
+            j = [c for c in folded[h].values()].index(op_of(e.dst))
+            e = replace(e, dst=h, dst_index=len(op_of(h).operands) + j)
+        edges.append(e)
     return DfgGraph(nodes, edges)
 
 

@@ -20,7 +20,10 @@ Rules (LOOM's OpCompat and techmap; widths by port_types.py, which corrects LOOM
   op alone; one whose graph is an op fed by body `handshake.constant`s
   hosts the op with those constants (a compound unit: the op's operands
   `folded`, the constants' values config fields, their triggers unit
-  inputs; LOOM's contracted tech-mapped view, contraction.py).
+  inputs; LOOM's contracted tech-mapped view, contraction.py). A selection
+  whose graph is two ops of one name side by side hosts a DFG op with a
+  `Partner` of that name (the pair: the partner's operands and results the
+  host's extra ones, the operands they share one unit input).
 """
 
 from __future__ import annotations
@@ -127,6 +130,17 @@ class Candidate:
     """The op's operands whose constants the unit holds (a compound unit,
     contraction.py): the constant of folded[j] is fired by the op's extra
     operand len(operands) + j, which `inputs` binds like any other."""
+
+
+@dataclass(frozen=True)
+class Partner:
+    """A DFG op that shares its host's unit (a pair, contraction.py): its
+    operand k is the host's extra operand len(host operands) + k, its result
+    r the host's extra result len(host results) + r, and the operands in
+    `shared` are the host's own values (one unit input carries both)."""
+
+    op: Operation
+    shared: tuple[int, ...]
 
 
 MIRRORED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle",
@@ -303,6 +317,53 @@ def _operand_bindings(sw: Operation, hw_op: Operation) -> Iterator[list[tuple[in
         yield [(0, 1), (1, 0)]   # a compare's predicate is then mirrored (MIRRORED)
 
 
+def _paired_candidates(sw: Operation, partner: Partner, unit: FunctionUnit,
+                       eff: Effective) -> Iterator[Candidate]:
+    """Candidates of `sw` with `partner` on an effective graph of two ops of
+    their name whose operands are unit inputs, the shared ones one input,
+    and which have no config fields (a pair of branches)."""
+    if len(eff.ops) != 2 or {o.name for o in eff.ops} != {sw.name} or partner.op.name != sw.name:
+        return
+    block = unit.definition.regions[0].block
+    args = list(block.args)
+    body = [op for op in block.ops if op.name != "fabric.yield"]
+    if any(body.index(o) in {f.op_index for f in cl.fu_layout(unit.definition).fu_fields}
+           for o in eff.ops):
+        return
+    in_types, out_types = _port_types(unit.definition)
+    yields = [_resolve(v, eff.source) for v in block.last_op.operands]  # type: ignore[union-attr]
+    for first, second in (eff.ops, eff.ops[::-1]):
+        ports = [[_resolve(v, eff.source) for v in op.operands] for op in (first, second)]
+        if any(v not in args for vs in ports for v in vs):
+            continue
+        a, b = ([args.index(v) for v in vs] for vs in ports)  # type: ignore[arg-type]
+        if [k for k in range(len(a)) if a[k] == b[k]] != list(partner.shared) \
+                or len(set(a) | set(b)) != len(a) + len(b) - len(partner.shared):
+            continue
+        n_in, n_out = len(sw.operands), len(sw.results)
+        inputs: list[int | None] = [None] * len(args)
+        ok = True
+        for op, ports_of, base in ((sw, a, 0), (partner.op, b, n_in)):
+            low_bits = low_bit_operands(op.name, len(op.operands))
+            for k, port in enumerate(ports_of):
+                if op is partner.op and k in partner.shared:
+                    continue
+                ok = ok and fits(op.operands[k].type, in_types[port], k not in low_bits,
+                                 moves=moved(op.name, operand=k))
+                inputs[port] = base + k
+        outputs = [(first.results.index(y) if y in first.results else
+                    n_out + second.results.index(y) if y in second.results else None)
+                   if y is not None else None for y in yields]
+        results = [*sw.results, *partner.op.results]
+        for k, res in enumerate(results):
+            port = outputs.index(k) if k in outputs else None
+            ok = ok and port is not None and fits(res.type, out_types[port], exact=False,
+                                                  moves=moved(sw.name, result=k % n_out))
+        if ok:
+            yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs),
+                            eff.mux_fields)
+
+
 def _minmax_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Iterator[Candidate]:
     """arith.min/max onto `%c = cmpi p, %x, %y; %r = select %c, %x, %y` (LOOM's alias)."""
     if len(eff.ops) != 2 or [o.name for o in eff.ops] != ["arith.cmpi", "arith.select"]:
@@ -359,15 +420,17 @@ class UnitKinds:
 
 
 def candidates(sw: Operation, units: Sequence[FunctionUnit] | UnitKinds,
-               folded: Mapping[int, Operation] | None = None) -> list[Candidate]:
+               folded: Mapping[int, Operation] | None = None,
+               partner: Partner | None = None) -> list[Candidate]:
     """Every way to host DFG op `sw` on `units` (unit order, then selection
     order); with `folded` (operand -> its constant), only the compound units
-    that hold those constants."""
+    that hold those constants; with `partner`, only the units that hold the
+    pair."""
     folded = folded or {}
     kinds = units if isinstance(units, UnitKinds) else UnitKinds.of(units)
     found: list[tuple[int, int, Candidate]] = []
     for positions, graphs in zip(kinds.positions, kinds.graphs):
-        mine = _kind_candidates(sw, kinds.units[positions[0]], graphs, folded)
+        mine = _kind_candidates(sw, kinds.units[positions[0]], graphs, folded, partner)
         if not mine:
             continue
         for k in positions:
@@ -380,10 +443,12 @@ def candidates(sw: Operation, units: Sequence[FunctionUnit] | UnitKinds,
 
 
 def _kind_candidates(sw: Operation, unit: FunctionUnit, graphs: Sequence[Effective],
-                     folded: Mapping[int, Operation]) -> list[Candidate]:
+                     folded: Mapping[int, Operation], partner: Partner | None) -> list[Candidate]:
     mine: list[Candidate] = []
     for eff in graphs:
-        if sw.name in ALIASES:
+        if partner is not None:
+            mine += [] if folded else _paired_candidates(sw, partner, unit, eff)
+        elif sw.name in ALIASES:
             mine += [] if folded else _minmax_candidates(sw, unit, eff)
         elif len(eff.ops) == 1 + len(folded):
             mine += _rooted_candidates(sw, unit, eff, folded)
@@ -395,4 +460,5 @@ def _unique(found: list[Candidate]) -> list[Candidate]:
     return [c for c in found if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
 
 
-__all__ = ["ALIASES", "Candidate", "Effective", "UnitKinds", "candidates", "effective_graphs"]
+__all__ = ["ALIASES", "Candidate", "Effective", "Partner", "UnitKinds", "candidates",
+           "effective_graphs"]

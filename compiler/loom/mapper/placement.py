@@ -32,7 +32,7 @@ from loom.mapper.sites import UNREACHABLE, SiteDistances, site_of
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import attr_int
 from loom.mapper.inventory import HwMemory, hw_memories, hw_units
-from loom.mapper.matching import Candidate, UnitKinds, candidates
+from loom.mapper.matching import Candidate, UnitKinds
 from loom.mapper.memory_binding import memory_candidates
 from loom.mapper.port_types import boundary_fits
 
@@ -175,12 +175,11 @@ def _boundary_options(node: DfgNode, adg: AdgGraph, taken: set[int],
     return found
 
 
-def _unit_options(op: Operation, adg: AdgGraph, units: UnitKinds,
-                  fu_node: dict[tuple[str, int], AdgNode],
-                  folded: dict[int, Operation] | None = None) -> list[Option]:
+def _unit_options(found_candidates: list[Candidate], adg: AdgGraph,
+                  fu_node: dict[tuple[str, int], AdgNode]) -> list[Option]:
     found: list[Option] = []
     rank: dict[int, int] = {}
-    for c in candidates(op, units, folded):
+    for c in found_candidates:
         n = fu_node[(c.pe, c.opcode)]
         ins = tuple((sw, n.inputs[k]) for k, sw in enumerate(c.inputs) if sw is not None)
         outs = tuple((sw, n.outputs[k]) for k, sw in enumerate(c.outputs) if sw is not None)
@@ -309,8 +308,7 @@ def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView, fold: bool = True
             options.append(_memory_options(node.op, adg, memories, feeders, sinks))
         else:
             assert node.op is not None
-            options.append(_unit_options(node.op, adg, kinds, fu_node,
-                                         contraction.folded.get(node.id)))
+            options.append(_unit_options(contraction.candidates(node, kinds), adg, fu_node))
     return Problem(sw, adg, options, SiteDistances.of(adg), contraction,
                    {(u.pe, u.opcode): u.definition for u in units})
 

@@ -45,7 +45,7 @@ from loom.mapper.contraction import contract
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import describe
 from loom.mapper.inventory import HwMemory, hw_memories, memref_elements
-from loom.mapper.matching import UnitKinds, candidates
+from loom.mapper.matching import UnitKinds
 from loom.mapper.memory_binding import memory_candidates
 from loom.mapper.port_types import boundary_fits, kind_width
 
@@ -159,8 +159,8 @@ def _ops(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     compound unit needs no PE), each onto a PE kind that hosts it."""
     view = contract(sw, UnitKinds.of([u for kind in cap.pe_kinds for u in kind.units]))
     ops = [n for n in view.graph.nodes if n.kind == "op" and n.op is not None]
-    wants = [[k for k, kind in enumerate(cap.pe_kinds)
-              if candidates(n.op, kind.units, view.folded.get(n.id))]  # type: ignore[arg-type]
+    kinds = [UnitKinds.of(kind.units) for kind in cap.pe_kinds]
+    wants = [[k for k, units in enumerate(kinds) if view.candidates(n, units)]
              for n in ops]
     return _hosts(ops, wants, [k.count for k in cap.pe_kinds], adg, "function unit",
                   ("PE", "PEs"))

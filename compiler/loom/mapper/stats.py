@@ -28,12 +28,15 @@ class MapStats:
     """The mapping is of the DFG without folds: the contracted view did not fit."""
     wires: int = 0
     """Casts that are wires inside the fabric, read by their op's unit."""
+    pairs: int = 0
+    """Ops paired with another of their name in one unit (two branches)."""
 
     def line(self) -> str:
         used, total = self.worst_outputs
         worst = f"{self.worst_switch} {used}/{total}" if total else "-"
         parts = [f"{self.folded} constants folded into their ops' units"] if self.folded else []
         parts += [f"{self.wires} casts wires"] if self.wires else []
+        parts += [f"{self.pairs} op pairs sharing a unit"] if self.pairs else []
         folds = (" (fallback view: nothing folded)" if self.fallback else
                  f" ({', '.join(parts)})" if parts else "")
         return (f"{self.ops} ops{folds}, {self.pes} PEs, {self.switches} switches, {self.hops} hops, "
@@ -62,7 +65,7 @@ def map_stats(m: Mapping) -> MapStats:
             worst, share = m.adg.nodes[node_id].name, (len(outs), total)
     view = m.problem.contraction
     return MapStats(ops, len(pes), len(used_outputs), hops, worst, share,
-                    len(view.host) - len(view.wired), view.fallback, len(view.wired))
+                    view.constants, view.fallback, len(view.wired), len(view.partner))
 
 
 __all__ = ["MapStats", "map_stats"]

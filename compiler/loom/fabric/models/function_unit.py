@@ -3,7 +3,8 @@ class of its op (loom.golden.ops), configured by its payload field
 (`fu_field(0, "value")`: constant value, cmpi and cmpf predicate, stream cont_cond,
 join mask); or a configurable unit (fabric.function_units.configurable: the
 presets' ALU and divider), the golden op class of the op its fabric.mux
-selects.
+selects; or a pair of branches (fabric.function_units.cond_br_pair), two
+golden cond_br on one condition.
 
 Spec: docs/fabric/function_unit.md
 """
@@ -85,6 +86,34 @@ class ConstantRhs(_ConstantRhsUnit):
                      f"push0({self.inner.expr})")]  # type: ignore[attr-defined]
 
 
+class CondBrPair(Actor):
+    """Two cond_br on one condition (input 0) steering inputs 1 and 2 to
+    outputs 0/1 and 2/3. Each half fires on its own; the condition token
+    leaves when both have taken it (an eager fork inside the unit), so one
+    half runs at most one token ahead of the other."""
+
+    n_in, n_out = 3, 4
+
+    def __init__(self) -> None:
+        self.taken = [False, False]
+
+    def fire(self, ins: Sequence[Channel], outs: Sequence[Channel]) -> bool:
+        cond = ins[0]
+        if not cond.q:
+            return False
+        if all(self.taken):
+            cond.pop()
+            self.taken = [False, False]
+            return True
+        for half in (0, 1):
+            if not self.taken[half] and ins[1 + half].q:
+                value = ins[1 + half].pop()
+                outs[2 * half + (0 if cond.q[0] else 1)].push(value)
+                self.taken[half] = True
+                return True
+        return False
+
+
 def _from_op(payload: Mapping[str, int], first: int) -> dict[str, int]:
     """The fields of body ops `first` and on, numbered as if they began the body."""
     fields = {}
@@ -111,8 +140,12 @@ class FuModel:
     """The unit's right operand is, by the fabric.mux of body op 1, its
     second input (sel 0) or the constant of body op 0 fired by its third
     input (sel 1); its op (or ops and their mux) follow (function_units._rhs)."""
+    paired: bool = False
+    """Two cond_br on one condition (function_units.cond_br_pair)."""
 
     def actor(self, payload: Mapping[str, int]) -> Actor:
+        if self.paired:
+            return CondBrPair()
         if self.constant_rhs:
             # the op's own fields are two body ops on: renumbered, it is the plain unit
             plain = replace(self, in_widths=self.in_widths[:2],
