@@ -463,11 +463,12 @@ def test_two_tracks_from_16x16_on_and_one_8x8():
     assert all(any(d in p.name for d in dense) for p in presets() if p.tracks == 3)
     assert {(p.rows, p.tracks) for p in presets() if not any(d in p.name for d in dense)} == {
         (2, 1), (4, 1), (8, 1), (8, 2), (16, 2), (20, 2)}
-    # one 8x8 with two tracks (TWO_TRACK_VARIANTS), after the one-track
-    # variant of its memories: `--adg auto` tries one track first
+    # one 8x8 with two tracks and pairs of branches (TWO_TRACK_VARIANTS),
+    # after the one-track variant of its memories: `--adg auto` tries that first
     names = [p.name for p in presets()]
-    assert [p.name for p in presets() if (p.rows, p.tracks) == (8, 2)] == ["chess-8x8-t2-ext4x4s2"]
-    assert names.index("chess-8x8-ext4x4s2") < names.index("chess-8x8-t2-ext4x4s2")
+    assert [p.name for p in presets() if (p.rows, p.tracks) == (8, 2)] == [
+        "chess-8x8-t2-ext4x4s2-p"]
+    assert names.index("chess-8x8-ext4x4s2") < names.index("chess-8x8-t2-ext4x4s2-p")
 
 
 def test_fp_puts_float_units_beside_the_dividers(tmp_path):

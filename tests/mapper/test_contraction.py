@@ -305,14 +305,14 @@ def test_branches_pair_only_on_one_condition_and_a_unit_of_two(text, units):
 
 
 def test_a_mapped_pair_shares_one_unit_and_map_json_says_so(tmp_path):
-    view = adg_view(preset("chess-2x2").build())
+    view = adg_view(preset("chess-2x2-p").build())
     m = map_dfg(_body(_branches()), view, seed=0)
     assert m.ok and check(m, view) == []
     first, second = (n.id for n in m.sw.nodes if n.op_name == "handshake.cond_br")
     host = m.placement.chosen[first]
     assert m.placement.chosen[second] is None and m.option_of(second) is host
     assert host.candidate.unit == "fu_cond_br2"
-    doc = json.loads(write_artifacts(m, view, tmp_path, "k.chess-2x2").paths["map.json"]
+    doc = json.loads(write_artifacts(m, view, tmp_path, "k.chess-2x2-p").paths["map.json"]
                      .read_text())
     (unit,) = [u for u in doc["techmap"]["selected_units"] if first in u["sw_nodes"]]
     assert sorted(unit["sw_nodes"]) == sorted([first, second])
@@ -339,6 +339,7 @@ def test_branches_on_copies_of_one_wire_cast_are_a_pair():
     into, own = (next(e for e in sw.edges if e.dst == casts[1]),
                  next(e for e in sw.edges if e.src == casts[1]))
     assert view.graph.edges[into.id].internal and view.graph.edges[own.id].internal
-    m = map_dfg(_body(text), adg_view(preset("chess-2x2").build()), seed=0)
-    assert m.ok and check(m, adg_view(preset("chess-2x2").build())) == []
+    view = adg_view(preset("chess-2x2-p").build())
+    m = map_dfg(_body(text), view, seed=0)
+    assert m.ok and check(m, view) == []
     assert "1 op pairs sharing a unit" in map_stats(m).line()

@@ -123,11 +123,11 @@ def test_a_port_shared_through_a_round_lengthens_every_wire_through_it(monkeypat
 
 
 def test_a_kernel_the_reheated_repair_fits_maps_in_its_first_round(tmp_path):
-    # kernels/collatz.c on chess-8x8-ext4 at seed 2: round 1 leaves ports
+    # kernels/gcd.c on chess-8x8-ext4 at seed 2: round 1 leaves ports
     # shared, and a round of the reheated repair routes it (the cool,
     # congestion-guided rounds come second)
     module = preset("chess-8x8-ext4").build()
-    func = kernel_func("collatz", tmp_path, adg_view(module).max_join_fanin)
+    func = kernel_func("gcd", tmp_path, adg_view(module).max_join_fanin)
     m = map_dfg(func.regions[0].block, adg_view(module), seed=2)
     assert m.ok and 2 <= m.rounds <= 1 + REPAIRS[0].rounds
     assert check(m, adg_view(module)) == []
@@ -170,7 +170,7 @@ def test_throughput_rounds_never_raise_a_loop_bound_and_lower_some(tmp_path, mon
 
 
 def test_each_throughput_round_reweighs_the_best_mappings_critical_edges(tmp_path, monkeypatch):
-    # zero_trip on chess-8x8-ext2 at seed 1: a throughput round lowers its
+    # zero_trip on chess-8x8-ext2 at seed 0: a throughput round lowers its
     # bound; the rounds after it must weigh that mapping's critical
     # recurrence, not the fit's
     view = adg_view(preset("chess-8x8-ext2").build())
@@ -191,7 +191,7 @@ def test_each_throughput_round_reweighs_the_best_mappings_critical_edges(tmp_pat
     real = mapping.critical_edges
     monkeypatch.setattr(mapping, "_model", spy)
     monkeypatch.setattr(mapping, "critical_edges", critical)
-    m = map_dfg(body, view, seed=1)
+    m = map_dfg(body, view, seed=0)
     assert seen[0] == 1 and m.rounds > 1   # the fit's first, then a better round's
     assert m.rounds in seen[1:]
 

@@ -121,16 +121,17 @@ def test_the_slowest_loop_and_what_holds_it_are_read_off_its_routes():
 
 
 def test_a_short_side_without_the_slots_of_the_long_one_bounds_the_loop(tmp_path, monkeypatch):
-    # kernels/fir.c on a `-f` preset at seed 5: the loop condition reaches
-    # a branch in few hops, and the index through two loads and a 4-stage
-    # multiply; the short side's slots (PE output and input fifos) cover
-    # fewer tokens than the long side's cycles, so the loop runs slower than
-    # its registers alone say (the BYPASS group checks no run beats the bound)
+    # kernels/fir.c on a `-f` preset at seed 2 (bench/README.md): the loop condition
+    # reaches the multiply-add's branch in one hop, and its index through two
+    # loads and a 4-stage multiply; the hop's slots (PE output and input
+    # fifos) cover fewer tokens than the long side's cycles, so the loop
+    # runs slower than its registers alone say (Verilator: II about 1.7, and
+    # the BYPASS group checks no run beats the bound)
     from loom.mapper import throughput as tp
 
     view = adg_view(preset("chess-8x8-ext2-f").build())
     func = kernel_func("fir", tmp_path, view.max_join_fanin)
-    m = map_dfg(func.regions[0].block, view, seed=5)
+    m = map_dfg(func.regions[0].block, view, seed=2)
     (lp,) = throughput(m, view).loops
     assert lp.ii > lp.direct_ii == 1 and lp.ii == Fraction(lp.latency, lp.tokens)
     # the slots are what binds: with no limit on them, the registers' bound

@@ -87,6 +87,13 @@ nested loops, a recurrence on a branch of an if, a recurrence through a
 store, whose address and data the memory pairs without a register). Its
 build, about a minute, comes on top."""
 
+PAIRS = ("chess-4x4-ext2-p", ["sum_n", "while_sum", "countdown", "countdown_replay"])
+"""In make test too: `-p`, a pair of branches on one condition in every PE
+(function_units.cond_br_pair). Without pairs sum_n and while_sum need 17
+PEs and take an 8x8; with them, one or two pairs each, every one of the four
+fits this 4x4, and both halves of each pair run to the golden tokens under
+both stall seeds (a partner's edges leave and enter its host's unit)."""
+
 SLOW: dict[str, list[str]] = {
     # long loops: 32 to 63 s each, both seeds, in the conditions of FAST's figures
     PRESET: ["gcd_sub", "collatz_max", "while_sum", "isqrt_sum", "factmod", "image_resize"],
@@ -98,7 +105,7 @@ SLOW: dict[str, list[str]] = {
     "chess-8x8-ext6x4s2": ["elementwise_minmax", "insertion_break", "mask_compact",
                            "unsigned_loop"],
     "chess-8x8-ext6x6s3": ["clamp", "matmul"],
-    "chess-8x8-t2-ext4x4s2": ["bsearch_u16"],
+    "chess-8x8-t2-ext4x4s2-p": ["bsearch_u16"],
     WIDE: ["and_or", "cnn_layer", "gesummv", "jacobi_2d", "k2mm", "kmp", "md_knn", "seidel_2d",
            "viterbi", "goto_exit", "stencil2d", "early_return", "gaussian", "gsm_lattice",
            "matmul30", "stencil_3x3", "atax", "bitonic_sort", "fir_block",
@@ -258,6 +265,13 @@ def test_kernel_runs_on_bypassed_tagged_lanes(kernel, tmp_path):
 @pytest.mark.parametrize("kernel", BYPASS[1])
 def test_kernel_runs_with_bypassed_fifos(kernel, tmp_path):
     _runs_under_two_seeds(kernel, BYPASS[0], tmp_path)
+
+
+@pytest.mark.rtl
+@pytest.mark.xdist_group(PAIRS[0])
+@pytest.mark.parametrize("kernel", PAIRS[1])
+def test_kernel_runs_with_pairs_of_branches(kernel, tmp_path):
+    _runs_under_two_seeds(kernel, PAIRS[0], tmp_path)
 
 
 @pytest.mark.rtl

@@ -12,7 +12,8 @@ ON_CHIP_TYPE); then `-ring` for memory lanes around all four sides
 limit; more lanes make a tree, fabric/memory_bridge.py); `-d<K>` for the
 dividers in one PE of K * K (default 4, DIVIDER_EVERY); `-m<K>` for the
 multipliers in the ALU PEs of one row in K (default 2 from 8x8 on, 1 below:
-every ALU PE but the dividers'); last `-f` for a
+every ALU PE but the dividers'); `-p` for a pair of branches on one
+condition in every PE; `-fp` for float units in the divider PEs; last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
 buffer, a deeper one on every PE input link, and one on every backward
 switch link and after every tagged memory response lane in place of their
@@ -53,10 +54,12 @@ How the fabric was chosen:
 - PE kinds (4 inputs, 4 outputs, one per corner switch): a spatial PE runs
   one unit at a time, so the kinds every kernel needs many of (cond_br,
   constant, carry, invariant, i32 -> index cast, addi, i32 cmpi: the
-  measured top of the DFG op counts) sit in every PE, and so does a pair of
-  branches on one condition (`fu_cond_br2`, function_units.cond_br_pair:
-  a loop's condition steers every value it carries; bsearch_u16's 26
-  branches take 15 PEs so); the rest is spread in
+  measured top of the DFG op counts) sit in every PE, and with `-p` a pair
+  of branches on one condition too (`fu_cond_br2`, function_units.
+  cond_br_pair: a loop's condition steers every value it carries;
+  bsearch_u16's 26 branches take 15 PEs so; about 900 Yosys cells a PE,
+  which would take chess-8x8 and chess-16x16 past their area targets, so
+  the default mix has none); the rest is spread in
   a checkerboard like LOOM's heterogeneous meshes: `pe_ctrl` on cells with
   r+c odd (streams, gates, mux, join, load, store, index carry), `pe_alu`
   on even cells (the other arithmetic, compares, compare-select, casts),
@@ -186,12 +189,14 @@ WIDE_MEMORY_VARIANTS = ("-ext8x9s3",)
 """16x16 only: 9 load lanes (seidel_2d), 7 or 8 arrays (md_knn)."""
 ON_CHIP_VARIANTS = ("-ext2x2-mem2", "-ext4x4s2-mem4x2s8", "-ext4x4s2-mem2x2s20")
 """16x16 variants with on-chip memories, after the others."""
-TWO_TRACK_VARIANTS = ("-t2-ext4x4s2",)
-"""8x8 only, after its one-track variants, two tracks: a kernel that
-fills nearly every PE (bsearch_u16's 62 of 64) leaves a port or two shared
-on one track at every seed, and routes in the first round on two (issue 31
-item 1: the 86-op binary search on an 8x8, where `--adg auto` took a 16x16
-whose build took 20 minutes)."""
+TWO_TRACK_VARIANTS = ("-t2-ext4x4s2-p",)
+"""8x8 only, after its one-track variants: two tracks and a pair of
+branches in every PE (`-p`). A loop's condition steers every value the loop
+carries, so pairs take a kernel of many branches onto fewer PEs
+(bsearch_u16: 62 of 64), and a kernel that fills nearly every PE leaves a
+port or two shared on one track at every seed and routes in the first round
+on two (issue 31 item 1: the 86-op binary search on an 8x8, where `--adg
+auto` took a 16x16 whose build took 20 minutes)."""
 SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
 """8x8 only, after its other variants: a kernel of at most 64 ops with one
 local array that it loads and stores in two places each."""
@@ -248,19 +253,20 @@ of thousands of digits would raise rather than compare)."""
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
-    r"(?:-d(\d+))?(?:-m(\d+))?(-fp)?(-f(\d+)?)?$")
+    r"(?:-d(\d+))?(?:-m(\d+))?(-p)?(-fp)?(-f(\d+)?)?$")
 
 
-def _common(constant_compare: bool = False) -> list[fu.FunctionUnit]:
+def _common(constant_compare: bool = False, pairs: bool = False) -> list[fu.FunctionUnit]:
     """Units every PE holds: the op kinds a DFG has most of; with
     `constant_compare` (the ALU PEs) the i32 compare may take a constant
-    right operand (a loop bound: 136 of the 111 kernels' constants)."""
+    right operand (a loop bound: 136 of the 111 kernels' constants); with
+    `pairs` (`-p`), a pair of branches on one condition."""
     return [
         fu.constant("fu_const", DATA),
         fu.constant("fu_const_index", INDEX),
         fu.cond_br("fu_cond_br", DATA),
         fu.cond_br("fu_cond_br_index", INDEX),
-        fu.cond_br_pair("fu_cond_br2", DATA),
+        *([fu.cond_br_pair("fu_cond_br2", DATA)] if pairs else []),
         fu.carry("fu_carry", DATA),
         fu.invariant("fu_invariant", DATA),
         fu.invariant("fu_invariant_index", INDEX),
@@ -269,8 +275,8 @@ def _common(constant_compare: bool = False) -> list[fu.FunctionUnit]:
     ]
 
 
-def _ctrl() -> list[fu.FunctionUnit]:
-    return _common() + [
+def _ctrl(pairs: bool = False) -> list[fu.FunctionUnit]:
+    return _common(pairs=pairs) + [
         fu.binary("fu_addi", "arith.addi", DATA),
         fu.stream("fu_stream", INT),
         fu.stream("fu_stream_i64", DATA),
@@ -296,7 +302,7 @@ def _minmax(name: str, type_: str) -> fu.FunctionUnit:
 ALU_SHIFTS = ("shli", "shrsi", "shrui")
 
 
-def _alu(multiplier: bool = True) -> list[fu.FunctionUnit]:
+def _alu(multiplier: bool = True, pairs: bool = False) -> list[fu.FunctionUnit]:
     """The ALU PE's units; without the 64-bit multiplier (about 12,400 of
     its 20,600 Yosys cells) where `-m<K>` leaves it out. Its adds, logic ops
     and shifts are one configurable unit, the op a config field (LOOM's
@@ -305,7 +311,7 @@ def _alu(multiplier: bool = True) -> list[fu.FunctionUnit]:
     the 64-bit one. These, the multiplier and the i32 compare may take a
     constant right operand (function_units._rhs): a constant of one use
     there needs no PE (mapper/contraction.py)."""
-    return _common(constant_compare=True) + [
+    return _common(constant_compare=True, pairs=pairs) + [
         fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA, constant_rhs=True),
         fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT,
                         constant_rhs=True),
@@ -357,7 +363,7 @@ def _floats() -> list[fu.FunctionUnit]:
               for t in FLOAT_TYPES for op, i in FLOAT_TO_INT)]
 
 
-def _alu_div(alu: bool = True) -> list[fu.FunctionUnit]:
+def _alu_div(alu: bool = True, pairs: bool = False) -> list[fu.FunctionUnit]:
     """One divider per width whose op (divsi, divui, remsi, remui) is
     configured: the four share one datapath; with `alu`, beside
     pe_alu_nomul's units, else beside the common units only (the sparse
@@ -368,7 +374,7 @@ def _alu_div(alu: bool = True) -> list[fu.FunctionUnit]:
     dividers = [fu.configurable(f"fu_div{suffix}", [f"arith.{op}" for op in DIV_OPS], t,
                                 latency=divider_latency(int(t[1:])))
                 for t, suffix in ((DATA, ""), (INT, "_i32"))]
-    return (_alu(multiplier=False) if alu else _common()) + dividers
+    return (_alu(multiplier=False, pairs=pairs) if alu else _common(pairs=pairs)) + dividers
 
 
 @dataclass(frozen=True)
@@ -445,6 +451,10 @@ class ChessPreset:
     """`-m<K>`: the ALU PEs of rows 0, K, 2K, ... hold the multiplier, the
     others not (multiplier_cell), nor do the divider PEs; `parse_preset`'s
     default is multiplier_default(rows)."""
+    pairs: bool = False
+    """`-p`: every PE also holds a pair of branches on one condition
+    (`fu_cond_br2`, function_units.cond_br_pair): about 900 Yosys cells a
+    PE, for 8 % fewer PEs over the kernels (bench/README.md)."""
 
     @property
     def name(self) -> str:
@@ -455,7 +465,8 @@ class ChessPreset:
             (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
             (f"-m{self.multiplier_every}"
              if self.multiplier_every != multiplier_default(self.rows) else "") + \
-            ("-fp" if self.floats else "") + (self._fifos_suffix() if self.pe_fifos else "")
+            ("-p" if self.pairs else "") + ("-fp" if self.floats else "") + \
+            (self._fifos_suffix() if self.pe_fifos else "")
 
     def resized(self, n: int) -> ChessPreset:
         """The same preset on an n x n mesh; a multiplier mix that was its
@@ -482,6 +493,8 @@ class ChessPreset:
         tracks += f", dividers in one PE of {self.divider_every ** 2}"
         if self.multiplier_every > 1:
             tracks += f", multipliers in the ALU PEs of one row in {self.multiplier_every}"
+        if self.pairs:
+            tracks += ", a pair of branches in every PE"
         if self.floats:
             tracks += " with f32 and f64 float units"
         if self.pe_fifos:
@@ -493,7 +506,7 @@ class ChessPreset:
 
 
 GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
-           "[-m<K>][-fp][-f[<D>]]")
+           "[-m<K>][-p][-fp][-f[<D>]]")
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
@@ -548,12 +561,12 @@ def parse_preset(name: str) -> ChessPreset:
     if not 1 <= muls <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': multipliers every 1 to {MESH_MAX} rows "
                         f"(-m{m[13]})")
-    slots = _number(m[16] or str(INPUT_FIFO_DEPTH))
+    slots = _number(m[17] or str(INPUT_FIFO_DEPTH))
     if not 1 <= slots <= INPUT_SLOTS_MAX:
         raise LoomError(f"ADG preset '{name}': a PE input fifo has 1 to {INPUT_SLOTS_MAX} "
-                        f"slots (-f{m[16]})")
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[15]), every,
-                       bool(m[14]), slots, muls)
+                        f"slots (-f{m[17]})")
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[16]), every,
+                       bool(m[15]), slots, muls, bool(m[14]))
 
 
 def tracks_for(size: int) -> int:
@@ -620,14 +633,15 @@ def multiplier_cell(r: int, every: int) -> bool:
 def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
     dense = p.multiplier_every == 1   # below 8x8 and -m1: a divider PE is an ALU PE too
     kinds = {
-        "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl()),
-        "alu": b.define_pe("pe_alu", 4, 4, WIDTH, _alu()),
-        "alu_div": b.define_pe("pe_alu_div_fp", 4, 4, WIDTH, _alu_div(dense) + _floats())
-        if p.floats else b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div(dense)),
+        "ctrl": b.define_pe("pe_ctrl", 4, 4, WIDTH, _ctrl(p.pairs)),
+        "alu": b.define_pe("pe_alu", 4, 4, WIDTH, _alu(pairs=p.pairs)),
+        "alu_div": b.define_pe("pe_alu_div_fp", 4, 4, WIDTH, _alu_div(dense, p.pairs) + _floats())
+        if p.floats else b.define_pe("pe_alu_div", 4, 4, WIDTH, _alu_div(dense, p.pairs)),
     }
 
     if p.multiplier_every > 1:
-        kinds["alu_nomul"] = b.define_pe("pe_alu_nomul", 4, 4, WIDTH, _alu(multiplier=False))
+        kinds["alu_nomul"] = b.define_pe("pe_alu_nomul", 4, 4, WIDTH,
+                                         _alu(multiplier=False, pairs=p.pairs))
 
     def select(r: int, c: int) -> PEDef:
         if (r + c) % 2:
