@@ -321,47 +321,56 @@ def _paired_candidates(sw: Operation, partner: Partner, unit: FunctionUnit,
                        eff: Effective) -> Iterator[Candidate]:
     """Candidates of `sw` with `partner` on an effective graph of two ops of
     their name whose operands are unit inputs, the shared ones one input,
-    and which have no config fields (a pair of branches)."""
+    and which have no config fields (a pair of branches); either body op may
+    take `sw`."""
     if len(eff.ops) != 2 or {o.name for o in eff.ops} != {sw.name} or partner.op.name != sw.name:
         return
     block = unit.definition.regions[0].block
-    args = list(block.args)
     body = [op for op in block.ops if op.name != "fabric.yield"]
-    if any(body.index(o) in {f.op_index for f in cl.fu_layout(unit.definition).fu_fields}
-           for o in eff.ops):
+    configured = {f.op_index for f in cl.fu_layout(unit.definition).fu_fields}
+    if any(body.index(o) in configured for o in eff.ops):
         return
     in_types, out_types = _port_types(unit.definition)
     yields = [_resolve(v, eff.source) for v in block.last_op.operands]  # type: ignore[union-attr]
     for first, second in (eff.ops, eff.ops[::-1]):
-        ports = [[_resolve(v, eff.source) for v in op.operands] for op in (first, second)]
-        if any(v not in args for vs in ports for v in vs):
-            continue
-        a, b = ([args.index(v) for v in vs] for vs in ports)  # type: ignore[arg-type]
-        if [k for k in range(len(a)) if a[k] == b[k]] != list(partner.shared) \
-                or len(set(a) | set(b)) != len(a) + len(b) - len(partner.shared):
-            continue
-        n_in, n_out = len(sw.operands), len(sw.results)
-        inputs: list[int | None] = [None] * len(args)
-        ok = True
-        for op, ports_of, base in ((sw, a, 0), (partner.op, b, n_in)):
-            low_bits = low_bit_operands(op.name, len(op.operands))
-            for k, port in enumerate(ports_of):
-                if op is partner.op and k in partner.shared:
-                    continue
-                ok = ok and fits(op.operands[k].type, in_types[port], k not in low_bits,
-                                 moves=moved(op.name, operand=k))
-                inputs[port] = base + k
-        outputs = [(first.results.index(y) if y in first.results else
-                    n_out + second.results.index(y) if y in second.results else None)
-                   if y is not None else None for y in yields]
+        inputs = _pair_inputs(sw, partner, [first, second], list(block.args), eff, in_types)
+        outputs = [None if y is None else
+                   list(first.results).index(y) if y in first.results else
+                   len(sw.results) + list(second.results).index(y) if y in second.results
+                   else None for y in yields]
         results = [*sw.results, *partner.op.results]
-        for k, res in enumerate(results):
-            port = outputs.index(k) if k in outputs else None
-            ok = ok and port is not None and fits(res.type, out_types[port], exact=False,
-                                                  moves=moved(sw.name, result=k % n_out))
-        if ok:
+        if inputs is not None and all(
+                k in outputs and fits(r.type, out_types[outputs.index(k)], exact=False,
+                                      moves=moved(sw.name, result=k % len(sw.results)))
+                for k, r in enumerate(results)):
             yield Candidate(unit.pe, unit.opcode, unit.name, tuple(inputs), tuple(outputs),
                             eff.mux_fields)
+
+
+def _pair_inputs(sw: Operation, partner: Partner, hw: list[Operation], args: list,
+                 eff: Effective, in_types: list[Attribute]) -> list[int | None] | None:
+    """For each unit input, the operand of `sw` (hw[0]'s) or, as the extra
+    operand len(sw operands) + k, of the partner (hw[1]'s) it carries; None
+    when the body ops' inputs do not match the pair (the shared operands on
+    one input, the others each on its own) or a type does not fit."""
+    ports = [[_resolve(v, eff.source) for v in op.operands] for op in hw]
+    if any(v not in args for vs in ports for v in vs):
+        return None
+    mine, theirs = ([args.index(v) for v in vs] for vs in ports)
+    if [k for k in range(len(mine)) if mine[k] == theirs[k]] != list(partner.shared) \
+            or len(set(mine) | set(theirs)) != len(mine) + len(theirs) - len(partner.shared):
+        return None
+    inputs: list[int | None] = [None] * len(args)
+    for op, on, base in ((sw, mine, 0), (partner.op, theirs, len(sw.operands))):
+        low_bits = low_bit_operands(op.name, len(op.operands))
+        for k, port in enumerate(on):
+            if op is partner.op and k in partner.shared:
+                continue
+            if not fits(op.operands[k].type, in_types[port], k not in low_bits,
+                        moves=moved(op.name, operand=k)):
+                return None
+            inputs[port] = base + k
+    return inputs
 
 
 def _minmax_candidates(sw: Operation, unit: FunctionUnit, eff: Effective) -> Iterator[Candidate]:
