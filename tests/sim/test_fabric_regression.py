@@ -87,12 +87,14 @@ nested loops, a recurrence on a branch of an if, a recurrence through a
 store, whose address and data the memory pairs without a register). Its
 build, about a minute, comes on top."""
 
-PAIRS = ("chess-4x4-ext2-p", ["sum_n", "while_sum", "countdown", "countdown_replay"])
+PAIRS = ("chess-4x4-ext2-p", ["sum_n", "while_sum"])
 """In make test too: `-p`, a pair of branches on one condition in every PE
 (function_units.cond_br_pair). Without pairs sum_n and while_sum need 17
-PEs and take an 8x8; with them, one or two pairs each, every one of the four
-fits this 4x4, and both halves of each pair run to the golden tokens under
-both stall seeds (a partner's edges leave and enter its host's unit)."""
+PEs and take an 8x8; with them, one and two pairs, both fit this 4x4, and
+both halves of each pair run to the golden tokens under both stall seeds (a
+partner's edges leave and enter its host's unit). countdown and
+countdown_replay fit it too (14 and 13 PEs; they pass as well, not run
+here to keep make test's time)."""
 
 SLOW: dict[str, list[str]] = {
     # long loops: 32 to 63 s each, both seeds, in the conditions of FAST's figures
