@@ -52,6 +52,9 @@ def sim_axi_main(args: argparse.Namespace) -> int:
           f"simulate {result.report['seconds']['simulate']:.1f} s)")
     for line in result.problems[:10]:
         print(f"  {line}")
+    if s.edges is not None:
+        print(f"  {result.report['edges_compared']} DFG edges of the fabric compared where "
+              "their routes end (PE and memory inputs; the results by the scoreboard)")
     print(f"  report {result.report_path}; IP folder {s.ip.out_dir}")
     return 0 if result.passed else 1
 

@@ -37,6 +37,7 @@ from loom.ir import load_module
 from loom.rtl.command import write_rtl
 from loom.rtl.netlist import Netlist
 from loom.rtl.render import template_environment
+from loom.sim.fabric_edges import EdgeMap, edge_map
 
 
 # the pyuvm kit (tb/), copied into the folder's tb/ (tb/axi_kit_env.py says what is what)
@@ -71,6 +72,7 @@ class ExportedIp:
     expectations: str          # where they come from, for reports
     kit: KitFiles
     config_words: tuple[int, ...] = ()   # a fabric's configuration, for s_axis_config
+    edges: EdgeMap | None = None         # a fabric's DFG edges, compared at its taps in simulation
 
 
 def _is_float(t) -> bool:
@@ -110,6 +112,7 @@ class _Compiled:
     core_files: tuple[Path, ...]      # the core's SystemVerilog, in compile order
     netlist: Netlist | None           # the kernel top's (None for a fabric)
     config_words: tuple[int, ...] = ()
+    edges: EdgeMap | None = None      # a fabric's DFG edges and the taps they end at
 
 
 def export_ip(source: KernelSource, out_dir: Path) -> ExportedIp:
@@ -130,7 +133,7 @@ def export_fabric_ip(req: MapRequest, out_dir: Path) -> ExportedIp:
     s_axis_config) into out_dir."""
     from loom.mapper.config_files import read_config_bin
     from loom.mapper.kernel_map import map_kernel
-    from loom.sim.fabric_harness import binding
+    from loom.sim.fabric_harness import binding, fabric_taps
 
     mapped = map_kernel(replace(req, source=replace(req.source, out_dir=out_dir / "build")))
     _clear(out_dir / "rtl")
@@ -138,8 +141,9 @@ def export_fabric_ip(req: MapRequest, out_dir: Path) -> ExportedIp:
     arts.file_list.unlink()
     words = read_config_bin(mapped.written.paths["config.bin"].read_bytes())
     core = fabric_core(arts.rtl, binding(mapped.mapping), mapped.func)
+    edges = edge_map(mapped.mapping, mapped.func, fabric_taps(arts.rtl), str(mapped.inputs.dfg))
     return _write_folder(_Compiled(mapped.inputs, mapped.func, core, arts.files, None,
-                                   tuple(words)), out_dir)
+                                   tuple(words), edges), out_dir)
 
 
 def _clear(folder: Path) -> None:
@@ -170,7 +174,7 @@ def _write_folder(c: _Compiled, out_dir: Path) -> ExportedIp:
                      csr.waivers, c.config_words)
     return ExportedIp(out_dir, name, shell, regs, params, c.inputs.dfg, c.netlist, file_list,
                       files, csr, driver, readme, c.inputs.bundle, c.inputs.expectations, kit,
-                      c.config_words)
+                      c.config_words, c.edges)
 
 
 def _write(path: Path, text: str) -> Path:

@@ -141,6 +141,7 @@ class Core:
     ties: tuple[str, ...] = ()                    # connections of unused ports
     dangling: tuple[tuple[str, int], ...] = ()    # (wire, bits) they drive, read by nobody
     config: bool = False                          # a fabric's configuration stream
+    taps: tuple = ()                              # a fabric's input taps (fabric_harness.Tap)
 
 
 def kernel_core(net: Netlist, top: str) -> Core:
@@ -162,7 +163,7 @@ def fabric_core(rtl, bound, func) -> Core:
     bound (loom.sim.fabric_harness.Binding) to the kernel `func`; the other
     ports are tied off: inputs never valid, outputs always taken, master
     ports never ready and never answering."""
-    from loom.sim.fabric_harness import fabric_memories, top_ports
+    from loom.sim.fabric_harness import fabric_memories, fabric_taps, top_ports
 
     ins, outs = top_ports(rtl)
     start = len(func.function_type.inputs.data) - 1
@@ -202,7 +203,7 @@ def fabric_core(rtl, bound, func) -> Core:
                     ties.append(f".{name}({name}_unused)")
                     dangling.append((f"{name}_unused", bits))
     return Core(rtl.top, tuple(inputs), tuple(outputs), tuple(masters), tuple(ties),
-                tuple(dangling), config=True)
+                tuple(dangling), config=True, taps=tuple(fabric_taps(rtl)))
 
 
 def render_shell(core: Core, regs: RegisterMap, csr_module: str, addr_bits: int) -> Shell:
@@ -239,12 +240,14 @@ def render_shell(core: Core, regs: RegisterMap, csr_module: str, addr_bits: int)
     if len({m.name for m in masters}) != len(masters):
         raise LoomError(f"{regs.kernel}: an array argument has two memory interfaces; "
                         "the AXI shell takes one per array")
+    from loom.sim.fabric_harness import TAG_SHIFT   # the harness's records, the same ids
+
     env = template_environment()
     module = f"{regs.kernel}_axi"
     text = env.get_template("axi_shell.sv.j2").render(
         module=module, kernel=regs.kernel, top=core.module, csr=csr_module, addr_bits=addr_bits,
         inputs=inputs, outputs=outputs, masters=masters, unused=unused, ties=core.ties,
-        dangling=core.dangling, config=core.config)
+        dangling=core.dangling, config=core.config, taps=core.taps, tag_shift=TAG_SHIFT)
     texts = {m.module: env.get_template("axi_master.sv.j2").render(
         module=m.module, iw=m.iw, width=m.width, elem_bytes=m.elem_bytes,
         data_bits=m.data_bits, depth=MASTER_DEPTH, axi_signals=m.signals) for m in masters}
