@@ -30,7 +30,7 @@ def _decoded(out: Path, capsys) -> dict[str, dict[str, int]]:
     for line in capsys.readouterr().out.splitlines():
         if not line.startswith(" "):
             current = line.split()[0]
-        else:
+        elif "=" in line:   # a field; a temporal PE's `slot k: <unit> on tag t` lines say it again
             name, value = line.split("=")
             fields.setdefault(current, {})[name.strip()] = int(value.split()[0])
     return fields
