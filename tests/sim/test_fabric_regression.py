@@ -88,7 +88,8 @@ store, whose address and data the memory pairs without a register). Its
 build, about a minute, comes on top."""
 
 PAIRS = ("chess-4x4-ext2-p", ["sum_n", "while_sum"])
-"""In make test too: `-p`, a pair of branches on one condition in every PE
+"""Behind slow (make test's time is near its 30 minutes; the pair unit's
+own randomized test and the mapper's pair tests are in it): `-p`, a pair of branches on one condition in every PE
 (function_units.cond_br_pair). Without pairs sum_n and while_sum need 17
 PEs and take an 8x8; with them, one and two pairs, both fit this 4x4, and
 both halves of each pair run to the golden tokens under both stall seeds (a
@@ -270,6 +271,7 @@ def test_kernel_runs_with_bypassed_fifos(kernel, tmp_path):
 
 
 @pytest.mark.rtl
+@pytest.mark.slow
 @pytest.mark.xdist_group(PAIRS[0])
 @pytest.mark.parametrize("kernel", PAIRS[1])
 def test_kernel_runs_with_pairs_of_branches(kernel, tmp_path):

@@ -99,6 +99,9 @@ _FABRIC_RUN = "tests/sim/test_fabric_broken_config.py"
 """A configured fabric simulated (the unbroken run, with every edge observed,
 and wrong configurations that must fail): what the fabric's top, its
 config chain and its testbench must keep true."""
+_FABRIC_SHELL_RUN = "tests/export/test_axi_sim.py::test_a_fabric_through_the_axi_shell"
+"""A configured fabric in the AXI shell, every edge compared at the shell's
+taps, and a wrong configuration that must fail there."""
 _KERNEL_RUN = "tests/sim/test_checker.py tests/sim/test_harness.py"
 """The kernel testbench: broken designs it must fail, and runs it must pass."""
 
@@ -126,10 +129,11 @@ JUDGES: dict[str, str] = {
     "fabric_config": _FABRIC_RUN,
     "fabric_top": _FABRIC_RUN,
     "fabric_tb": _FABRIC_RUN,
+    "fabric_taps": f"{_FABRIC_RUN} {_FABRIC_SHELL_RUN}",
     "kernel_tb": _KERNEL_RUN,
     "tb_stalls": _KERNEL_RUN,
     "axi_master": _AXI_RUN,
-    "axi_shell": _AXI_RUN,
+    "axi_shell": f"{_AXI_RUN} {_FABRIC_SHELL_RUN}",
 }
 """The judges of templates without a test module of their own name, or
 beside it where that module leaves a part untried (test paths or node ids,
