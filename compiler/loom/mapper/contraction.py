@@ -144,22 +144,17 @@ def contract(sw: DfgGraph, units: UnitKinds) -> Contraction:
     wired = {n.id: use for n in sw.nodes if (use := _wire_use(sw, n, wires)) is not None}
     host.update({cast: use.dst for cast, use in wired.items()})
     paired = _pairs(sw, units, set(host) | set(folded), wired)
-    hosts = {p.node: h for h, p in paired.items()}
+    hosts = {node: h for h, (node, _) in paired.items()}
     view = _view(sw, host | hosts, folded, wired, paired)
     host = {n: hosts.get(h, h) for n, h in host.items()} | hosts   # a wire into a partner: its host
     if not host:
         return identity(sw)
-    partner = {h: Partner(sw.nodes[p.node].op, p.shared)  # type: ignore[arg-type]
-               for h, p in paired.items()}
-    return Contraction(view, sw, host, folded, wired=frozenset(wired), partner=partner)
+    return Contraction(view, sw, host, folded, wired=frozenset(wired),
+                       partner={h: p for h, (_, p) in paired.items()})
 
 
-@dataclass(frozen=True)
-class _Pair:
-    node: int
-    """The partner."""
-    shared: tuple[int, ...]
-    """Its operands whose values are its host's."""
+_Paired = dict[int, tuple[int, Partner]]
+"""Host -> (its partner's node, the partner)."""
 
 
 def _sources(sw: DfgGraph, node: int, wired: dict[int, DfgEdge]) -> dict[int, Hashable]:
@@ -179,15 +174,19 @@ def _sources(sw: DfgGraph, node: int, wired: dict[int, DfgEdge]) -> dict[int, Ha
 
 
 def _pairs(sw: DfgGraph, units: UnitKinds, busy: set[int],
-           wired: dict[int, DfgEdge]) -> dict[int, _Pair]:
+           wired: dict[int, DfgEdge]) -> _Paired:
     """Host -> partner: each op, in DFG order, with the first later op of its
     name that shares an operand's value and that some unit holds beside it.
     `busy` ops (folded, or hosting folds) take no part, nor two ops one of
     which feeds the other."""
+    # only ops some unit holds two of side by side: none on most ADGs, which
+    # then try no pair at all (contract runs once per preset `--adg auto` tries)
+    doubled = {g.ops[0].name for graphs in units.graphs for g in graphs
+               if len(g.ops) == 2 and g.ops[0].name == g.ops[1].name}
     free = [n for n in sw.nodes if n.kind == "op" and n.op is not None and n.id not in busy
-            and not n.op.name.startswith("dataflow.")]
+            and n.op.name in doubled and not n.op.name.startswith("dataflow.")]
     sources = {n.id: _sources(sw, n.id, wired) for n in free}
-    paired: dict[int, _Pair] = {}
+    paired: _Paired = {}
     taken: set[int] = set()
     for i, a in enumerate(free):
         if a.id in taken:
@@ -200,7 +199,7 @@ def _pairs(sw: DfgGraph, units: UnitKinds, busy: set[int],
             shared = tuple(k for k, v in sources[b.id].items() if sources[a.id].get(k) == v)
             assert a.op is not None and b.op is not None
             if shared and candidates(a.op, units, partner=Partner(b.op, shared)):
-                paired[a.id] = _Pair(b.id, shared)
+                paired[a.id] = (b.id, Partner(b.op, shared))
                 taken |= {a.id, b.id}
                 break
     return paired
@@ -287,9 +286,9 @@ def _foldable(sw: DfgGraph, node: DfgNode, user: int) -> bool:
 
 
 def _view(sw: DfgGraph, host: dict[int, int], folded: dict[int, dict[int, Operation]],
-          wired: dict[int, DfgEdge], paired: dict[int, _Pair]) -> DfgGraph:
+          wired: dict[int, DfgEdge], paired: _Paired) -> DfgGraph:
     nodes = [replace(n, kind=FOLDED) if n.id in host else n for n in sw.nodes]
-    partner_of = {p.node: (h, p) for h, p in paired.items()}
+    partner_of = {node: (h, p) for h, (node, p) in paired.items()}
 
     def op_of(node: int) -> Operation:
         op = sw.nodes[node].op
