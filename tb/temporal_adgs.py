@@ -7,7 +7,10 @@ them.
 multiplier, two slots, two registers of two tokens; `a` and `b` enter with
 tag 0, `c` with `c_tag`, either merged with `a` by a temporal switch into
 the first of two PE inputs (LOOM's case) or on a third input of its own;
-`done`: a done token beside the result (a kernel compiled from C has one).
+`done`: a done token beside the result (a kernel compiled from C has one);
+`fixed`: each add_tag reaches the PE through an identity map_tag, so that
+no add_tag drives the PE and every tag is the ADG's (an add_tag that does
+is the mapper's to set: mapper/temporal_slots.py).
 
 `slots_adg` is temporal-pe-slots: an adder and a multiplier in two slots of
 one temporal PE of two inputs; temporal switches merge a0 (tag 0) with a1
@@ -33,12 +36,17 @@ PE = f"""  fabric.temporal_pe @tpe_regs({{params}}) -> ({T})
   }}}}"""
 
 
-def mac_adg(c_tag: int = 1, merged: bool = True, done: bool = False) -> str:
+def mac_adg(c_tag: int = 1, merged: bool = True, done: bool = False, fixed: bool = False) -> str:
     n = 2 if merged else 3
     params = ", ".join(f"%p{i}: {T}" for i in range(n))
-    ins = "%in0, %tb" if merged else "%ta, %tb, %tc"
-    mux = (f'    %in0 = fabric.instance @mux(%ta, %tc) {{sym_name = "tsw_in0"}} : ({T}, {T}) -> ({T})\n'
-           if merged else "")
+    v = "%m" if fixed else "%t"   # the tagged a, b, c as the PE side sees them
+    ins = f"%in0, {v}b" if merged else f"{v}a, {v}b, {v}c"
+    table = "[[1 : i64, 0 : i64, 0 : i64], [1 : i64, 1 : i64, 1 : i64]]"
+    mux = "".join(f"    %m{x} = fabric.map_tag %t{x} [table_size = 2 : i64] attributes "
+                  f"{{table = {table}}} : {T} -> {T}\n" for x in "abc") if fixed else ""
+    if merged:
+        mux += (f'    %in0 = fabric.instance @mux({v}a, {v}c) {{sym_name = "tsw_in0"}} : '
+                f"({T}, {T}) -> ({T})\n")
     start, end = (", %start: none", ", none") if done else ("", "")
     return f"""module {{
   fabric.temporal_sw @mux [num_route_table = 2, connectivity_table = ["11"]] : ({T}, {T}) -> ({T})

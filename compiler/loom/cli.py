@@ -47,10 +47,11 @@ MAX_JOIN_FANIN = 64
 the config encoding's ceiling; not imported here, a test keeps the two equal);
 the smallest is 2, as a tree of joins needs two inputs per join."""
 ADG_GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
-               "[-m<K>][-p][-fp][-f[<D>]]")
+               "[-m<K>][-p][-tpe<S>][-fp][-f[<D>]]")
 ADG_LIMITS = ("rows R and columns C 1 to 32, tracks T 1 to 7, memories N 1 to 64 of each "
               "kind, lanes L and S 1 to 256 per memory, bridge fan-in F 2 to 32, dividers and "
-              "multipliers every K 1 to 32, PE input slots D 1 to 64")
+              "multipliers every K 1 to 32, temporal PE slots S 1 to 16, PE input slots D 1 "
+              "to 64")
 """The preset grammar and its limits as `loom adg --help` says them
 (loom.fabric.presets.GRAMMAR and LIMITS; not imported here, a test keeps them equal)."""
 

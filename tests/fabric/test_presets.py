@@ -105,7 +105,28 @@ def _loom_word_count(module: ModuleOp) -> int:
             max_out = max(len(f.attributes["function_type"].outputs.data) for f in fus)  # type: ignore[attr-defined]
             bits = 1 + _cw(len(fus)) + max_in * (_cw(n_in) + 2) + max_out * (_cw(n_out) + 2)
             words += _words(bits + max(_fu_payload(f) for f in fus))
+        elif target.name == "fabric.temporal_pe":
+            words += _words(_temporal_pe_bits(target))
     return words
+
+
+def _temporal_pe_bits(pe: Operation) -> int:
+    """LOOM's temporal PE slice: per instruction valid, tag, opcode, per FU
+    input a register read (1 + cw(R), with registers) and a mux, per FU
+    output a demux and a result tag (and register write); then every FU's
+    payload (spec-fabric-temporal_pe.md; test_config_layout's formula)."""
+    fus = [op for op in pe.regions[0].block.ops if op.name == "fabric.function_unit"]
+    ftype = pe.attributes["function_type"]
+    n_in, n_out = len(ftype.inputs.data), len(ftype.outputs.data)  # type: ignore[attr-defined]
+    tag = ftype.inputs.data[0].tag_width  # type: ignore[attr-defined]
+    max_in = max(len(f.regions[0].block.args) for f in fus)
+    max_out = max(len(f.attributes["function_type"].outputs.data) for f in fus)  # type: ignore[attr-defined]
+    regs = pe.attributes["num_register"].value.data  # type: ignore[attr-defined]
+    insns = pe.attributes["num_instruction"].value.data  # type: ignore[attr-defined]
+    reg = 1 + _cw(regs) if regs else 0
+    per_insn = (1 + tag + _cw(len(fus)) + max_in * (reg + _cw(n_in) + 2)
+                + max_out * (_cw(n_out) + 2 + tag + reg))
+    return insns * per_insn + sum(_fu_payload(f) for f in fus)
 
 
 @pytest.mark.parametrize("name", _marked(SMALL))

@@ -56,11 +56,44 @@ def test_slots_tags_and_a_register_as_loom_maps_its_case(tmp_path, capsys):
 
 
 def test_two_slots_of_one_pe_may_not_share_a_tag(tmp_path, capsys):
-    # c arrives with the tag of a and b on an input of its own: both slots tag 0
-    assert _map(tmp_path, mac_adg(0, merged=False)) == 2
+    # c arrives on an input of its own with the tag of a and b, each through a
+    # map_tag, so every tag is the ADG's: both slots tag 0
+    assert _map(tmp_path, mac_adg(0, merged=False, fixed=True)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "C5: temporal slots 0 and 1 of tpe_0 share tag 0" in err[0], err
 
 
-def test_c_on_its_own_input_with_its_own_tag_maps(tmp_path):
+def _decoded(tmp_path: Path, capsys) -> dict[str, int]:
+    capsys.readouterr()
+    assert main(["config", "decode", str(tmp_path / "o" / "dfg.a.config.bin"),
+                 "--adg", str(tmp_path / "a.fabric.mlir")]) == 0
+    fields, heading = {}, ""
+    for line in capsys.readouterr().out.splitlines():
+        if not line.startswith(" "):
+            heading = line.split()[0]   # `<slice> (<kind>) words a..b`
+        elif " = " in line:
+            name, value = line.split("  (")[0].strip().split(" = ")
+            fields[name] = fields[f"{heading}.{name}"] = int(value)
+    return fields
+
+
+def test_c_on_its_own_input_with_its_own_tag_maps(tmp_path, capsys):
     assert _map(tmp_path, mac_adg(1, merged=False)) == 0
+    fields = _decoded(tmp_path, capsys)
+    # every add_tag drives the PE directly, so its tag is the mapper's: the
+    # hints (0, 0, 1) are each slot's, and stay
+    assert (fields["insn0.tag"], fields["insn1.tag"]) == (0, 1)
+    assert [fields.get(f"add_tag_{k}.tag", 0) for k in range(3)] == [0, 0, 1]
+
+
+def test_the_mapper_sets_the_tag_of_an_add_tag_before_a_temporal_pe(tmp_path, capsys):
+    # c's add_tag drives the PE directly with the hint of a's and b's: the
+    # multiplier's slot cannot take tag 0 (the adder's), so the mapper sets
+    # c's add_tag to the tag it gives that slot (LOOM, copying the ADG's
+    # tags, would refuse it as the test above does)
+    assert _map(tmp_path, mac_adg(0, merged=False)) == 0
+    fields = _decoded(tmp_path, capsys)
+    assert (fields["insn0.tag"], fields["insn1.tag"]) == (0, 1)
+    assert fields["insn1.in0.disconnect"] == 1 and fields["insn1.operand0.is_reg"] == 1
+    c_input = fields["insn1.in1.sel"]
+    assert fields.get(f"add_tag_{c_input}.tag", 0) == 1

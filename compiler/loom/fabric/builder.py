@@ -60,13 +60,24 @@ class PortRef:
 
 
 @dataclass(frozen=True)
+class TemporalParams:
+    """A `fabric.temporal_pe`'s hardware parameters (LOOM's names)."""
+
+    num_instruction: int
+    num_register: int = 0
+    reg_fifo_depth: int = 0
+
+
+@dataclass(frozen=True)
 class PEDef:
-    """A `fabric.spatial_pe` definition."""
+    """A `fabric.spatial_pe` definition, or a `fabric.temporal_pe` one (tagged
+    ports) when `temporal` is set."""
 
     name: str
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     fus: tuple[FunctionUnit, ...]
+    temporal: TemporalParams | None = None
 
 
 @dataclass(frozen=True)
@@ -133,15 +144,24 @@ class AdgBuilder:
         return self.define_pe_typed(name, [bits(width)] * num_inputs,
                                     [bits(width)] * num_outputs, fus)
 
+    def define_temporal_pe(self, name: str, num_inputs: int, num_outputs: int, width: int,
+                           tag_width: int, fus: Sequence[FunctionUnit],
+                           params: TemporalParams) -> PEDef:
+        """A temporal PE with `!fabric.tagged<!fabric.bits<width>, i<tag_width>>`
+        ports holding `fus` (opcode = index)."""
+        port = tagged(bits(width), tag_width)
+        return self.define_pe_typed(name, [port] * num_inputs, [port] * num_outputs, fus, params)
+
     def define_pe_typed(self, name: str, inputs: Sequence[str], outputs: Sequence[str],
-                        fus: Sequence[FunctionUnit]) -> PEDef:
+                        fus: Sequence[FunctionUnit],
+                        temporal: TemporalParams | None = None) -> PEDef:
         if not fus:
-            raise LoomError(f"PE {name}: a spatial_pe needs at least one function unit")
+            raise LoomError(f"PE {name}: a PE needs at least one function unit")
         names = [f.name for f in fus]
         if len(set(names)) != len(names):
             raise LoomError(f"PE {name}: function unit names repeat ({', '.join(names)})")
         self._new_definition(name)
-        pe = PEDef(name, tuple(inputs), tuple(outputs), tuple(fus))
+        pe = PEDef(name, tuple(inputs), tuple(outputs), tuple(fus), temporal)
         self.pes[name] = pe
         return pe
 
@@ -372,5 +392,5 @@ def _show(ref: PortRef) -> str:
 
 __all__ = [
     "AdgBuilder", "MODULE_IN", "MODULE_OUT", "ModulePort", "Node", "PEDef", "PortRef",
-    "SwitchDef", "bits", "is_tagged", "tagged",
+    "SwitchDef", "TemporalParams", "bits", "is_tagged", "tagged",
 ]

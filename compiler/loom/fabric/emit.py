@@ -47,7 +47,13 @@ def _types(types: tuple[str, ...] | list[str]) -> str:
 
 def pe_definition(pe: PEDef) -> list[str]:
     args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(pe.inputs))
-    lines = [f"  fabric.spatial_pe @{pe.name}({args}) -> {_types(pe.outputs)} {{"]
+    if pe.temporal is None:
+        lines = [f"  fabric.spatial_pe @{pe.name}({args}) -> {_types(pe.outputs)} {{"]
+    else:
+        t = pe.temporal
+        hw = (f"num_register = {t.num_register} : i64, num_instruction = {t.num_instruction} "
+              f": i64, reg_fifo_depth = {t.reg_fifo_depth} : i64")
+        lines = [f"  fabric.temporal_pe @{pe.name}({args}) -> {_types(pe.outputs)} [{hw}] {{"]
     for fu in pe.fus:
         lines += fu.render("    ")
     return lines + ["    fabric.yield", "  }"]

@@ -146,11 +146,12 @@ from dataclasses import dataclass, replace
 
 from loom.diagnostics import LoomError
 from loom.fabric import function_units as fu
-from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, bits
+from loom.fabric.builder import MAX_SWITCH_PORTS, AdgBuilder, PEDef, PortRef, TemporalParams, bits
 from loom.fabric.lane_ring import assign_ports, ring_layout, side_layout
 from loom.fabric.memory_bridge import ExtMemorySpec, attach_extmemory, attach_memory, lane_count
 from loom.fabric.topology import SidePorts, chess_mesh, spread
 from loom.fabric.rtl.latency import LINK_BUFFER_SLOTS, OUTPUT_BUFFER_SLOTS
+from loom.fabric.rtl.modules import TEMPORAL_REFUSED
 from loom.rtl.units import ALU_OPS, DIV_OPS, FLOAT_CONVERT_LATENCY, divider_latency, float_latency
 
 WIDTH = 64
@@ -197,6 +198,12 @@ carries, so pairs take a kernel of many branches onto fewer PEs
 port or two shared on one track at every seed and routes in the first round
 on two (issue 31 item 1: the 86-op binary search on an 8x8, where `--adg
 auto` took a 16x16 whose build took 20 minutes)."""
+TEMPORAL_VARIANTS = ("-ext2-tpe4",)
+"""4x4 only, after its spatial variants: the ALU PEs but the divider's
+temporal PEs of 4 slots (`-tpe4`), so 37 ops fit where 16 did; for a
+kernel of a few loop state machines (they stay in the spatial PEs: 9 of
+the 16) and up to 28 other ops, the 8x8 it took before is four times the
+area (issue 35 item 3; bench/README.md)."""
 SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
 """8x8 only, after its other variants: a kernel of at most 64 ops with one
 local array that it loads and stores in two places each."""
@@ -253,7 +260,7 @@ of thousands of digits would raise rather than compare)."""
 _LANES = r"(\d+)(?:x(\d+)(?:s(\d+))?)?"
 _NAME = re.compile(
     rf"^chess-(\d+)x(\d+)(?:-t(\d+))?(?:-ext{_LANES})?(?:-mem{_LANES})?(-ring)?(?:-b(\d+))?"
-    r"(?:-d(\d+))?(?:-m(\d+))?(-p)?(-fp)?(-f(\d+)?)?$")
+    r"(?:-d(\d+))?(?:-m(\d+))?(-p)?(?:-tpe(\d+))?(-fp)?(-f(\d+)?)?$")
 
 
 def _common(constant_compare: bool = False, pairs: bool = False) -> list[fu.FunctionUnit]:
@@ -302,7 +309,8 @@ def _minmax(name: str, type_: str) -> fu.FunctionUnit:
 ALU_SHIFTS = ("shli", "shrsi", "shrui")
 
 
-def _alu(multiplier: bool = True, pairs: bool = False) -> list[fu.FunctionUnit]:
+def _alu(multiplier: bool = True, pairs: bool = False,
+         constants: bool = True) -> list[fu.FunctionUnit]:
     """The ALU PE's units; without the 64-bit multiplier (about 12,400 of
     its 20,600 Yosys cells) where `-m<K>` leaves it out. Its adds, logic ops
     and shifts are one configurable unit, the op a config field (LOOM's
@@ -310,13 +318,15 @@ def _alu(multiplier: bool = True, pairs: bool = False) -> list[fu.FunctionUnit]:
     the 32-bit shifts another: a shift by 32 or more is not the low bits of
     the 64-bit one. These, the multiplier and the i32 compare may take a
     constant right operand (function_units._rhs): a constant of one use
-    there needs no PE (mapper/contraction.py)."""
-    return _common(constant_compare=True, pairs=pairs) + [
-        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA, constant_rhs=True),
+    there needs no PE (mapper/contraction.py); without `constants` (a
+    temporal PE's) they take two operands."""
+    return _common(constant_compare=constants, pairs=pairs) + [
+        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA,
+                        constant_rhs=constants),
         fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT,
-                        constant_rhs=True),
-        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY, constant_rhs=True)]
-          if multiplier else []),
+                        constant_rhs=constants),
+        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY,
+                     constant_rhs=constants)] if multiplier else []),
         fu.select("fu_select", DATA),
         _minmax("fu_minmax", DATA),
         _minmax("fu_minmax_i32", INT),
@@ -416,6 +426,8 @@ short sides' slots: mapper/throughput.py), at 8.5 % more cells and 38 %
 more flip-flops on that 8x8 (bench/README.md)."""
 INPUT_SLOTS_MAX = 64
 """The most slots `-f<D>` gives a PE input fifo."""
+TEMPORAL_SLOTS_MAX = 16
+"""The most instruction slots `-tpe<S>` gives a temporal PE (a tag of 4 bits)."""
 
 
 @dataclass(frozen=True)
@@ -455,6 +467,9 @@ class ChessPreset:
     """`-p`: every PE also holds a pair of branches on one condition
     (`fu_cond_br2`, function_units.cond_br_pair): about 900 Yosys cells a
     PE, for 8 % fewer PEs over the kernels (bench/README.md)."""
+    temporal_slots: int = 0
+    """`-tpe<S>`: the ALU PEs but the dividers' are temporal PEs of S
+    instruction slots (_temporal_alu); 0: spatial."""
 
     @property
     def name(self) -> str:
@@ -465,7 +480,9 @@ class ChessPreset:
             (f"-d{self.divider_every}" if self.divider_every != DIVIDER_EVERY else "") + \
             (f"-m{self.multiplier_every}"
              if self.multiplier_every != multiplier_default(self.rows) else "") + \
-            ("-p" if self.pairs else "") + ("-fp" if self.floats else "") + \
+            ("-p" if self.pairs else "") + \
+            (f"-tpe{self.temporal_slots}" if self.temporal_slots else "") + \
+            ("-fp" if self.floats else "") + \
             (self._fifos_suffix() if self.pe_fifos else "")
 
     def resized(self, n: int) -> ChessPreset:
@@ -495,6 +512,9 @@ class ChessPreset:
             tracks += f", multipliers in the ALU PEs of one row in {self.multiplier_every}"
         if self.pairs:
             tracks += ", a pair of branches in every PE"
+        if self.temporal_slots:
+            tracks += (f", the ALU PEs but the dividers' temporal PEs of {self.temporal_slots} "
+                       "slots")
         if self.floats:
             tracks += " with f32 and f64 float units"
         if self.pe_fifos:
@@ -506,12 +526,12 @@ class ChessPreset:
 
 
 GRAMMAR = ("chess-<R>x<C>[-t<T>][-ext<N>[x<L>[s<S>]]][-mem<N>[x<L>[s<S>]]][-ring][-b<F>][-d<K>]"
-           "[-m<K>][-p][-fp][-f[<D>]]")
+           "[-m<K>][-p][-tpe<S>][-fp][-f[<D>]]")
 """The names `parse_preset` reads (the module docstring says what each part means)."""
 LIMITS = (f"rows R and columns C 1 to {MESH_MAX}, tracks T 1 to {TRACKS_MAX}, memories N "
           f"1 to {MEMORIES_MAX} of each kind, lanes L and S 1 to {LANES_MAX} per memory, "
           f"bridge fan-in F 2 to {MAX_SWITCH_PORTS}, dividers and multipliers every K 1 to "
-          f"{MESH_MAX}, "
+          f"{MESH_MAX}, temporal PE slots S 1 to {TEMPORAL_SLOTS_MAX}, "
           f"PE input slots D 1 to {INPUT_SLOTS_MAX}")
 """The grammar's limits in words (`loom adg --help` says the same; a test
 keeps the two equal)."""
@@ -561,12 +581,16 @@ def parse_preset(name: str) -> ChessPreset:
     if not 1 <= muls <= MESH_MAX:
         raise LoomError(f"ADG preset '{name}': multipliers every 1 to {MESH_MAX} rows "
                         f"(-m{m[13]})")
-    slots = _number(m[17] or str(INPUT_FIFO_DEPTH))
+    temporal = _number(m[15] or "0")
+    if m[15] and not 1 <= temporal <= TEMPORAL_SLOTS_MAX:
+        raise LoomError(f"ADG preset '{name}': a temporal PE has 1 to {TEMPORAL_SLOTS_MAX} "
+                        f"slots (-tpe{m[15]})")
+    slots = _number(m[18] or str(INPUT_FIFO_DEPTH))
     if not 1 <= slots <= INPUT_SLOTS_MAX:
         raise LoomError(f"ADG preset '{name}': a PE input fifo has 1 to {INPUT_SLOTS_MAX} "
-                        f"slots (-f{m[17]})")
-    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[16]), every,
-                       bool(m[15]), slots, muls, bool(m[14]))
+                        f"slots (-f{m[18]})")
+    return ChessPreset(rows, cols, ext, on_chip, tracks, fanin, bool(m[10]), bool(m[17]), every,
+                       bool(m[16]), slots, muls, bool(m[14]), temporal)
 
 
 def tracks_for(size: int) -> int:
@@ -583,6 +607,8 @@ def _variants(size: int) -> tuple[str, ...]:
     if size >= 8:
         return (MEMORY_VARIANTS + LARGE_MEMORY_VARIANTS + TWO_TRACK_VARIANTS
                 + SMALL_ON_CHIP_VARIANTS + FLOAT_VARIANTS)
+    if size >= 4:
+        return MEMORY_VARIANTS + TEMPORAL_VARIANTS
     return MEMORY_VARIANTS
 
 
@@ -642,6 +668,11 @@ def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
     if p.multiplier_every > 1:
         kinds["alu_nomul"] = b.define_pe("pe_alu_nomul", 4, 4, WIDTH,
                                          _alu(multiplier=False, pairs=p.pairs))
+    if p.temporal_slots:
+        kinds["alu"] = _temporal_alu(b, "pe_alu_t", _alu(constants=False), p.temporal_slots)
+        if "alu_nomul" in kinds:
+            kinds["alu_nomul"] = _temporal_alu(b, "pe_alu_nomul_t", _alu(False, constants=False),
+                                               p.temporal_slots)
 
     def select(r: int, c: int) -> PEDef:
         if (r + c) % 2:
@@ -650,6 +681,27 @@ def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
             return kinds["alu_div"]
         return kinds["alu"] if multiplier_cell(r, p.multiplier_every) else kinds["alu_nomul"]
     return select
+
+
+TEMPORAL_REGISTERS = 2
+"""Registers of a `-tpe` PE (each a FIFO of TEMPORAL_REGISTERS tokens): a
+value one slot makes and only another slot of the PE uses goes through one
+instead of a route out and back (mapper/temporal_registers.py)."""
+def _temporal_alu(b: AdgBuilder, name: str, units: list[fu.FunctionUnit],
+                  slots: int) -> PEDef:
+    """The temporal PE of `-tpe<S>` in place of an ALU PE: its units but the
+    ones a temporal PE does not run (the carry and the invariants: LOOM's
+    dedicated dataflow units; rtl/modules.TEMPORAL_REFUSED), S slots, a
+    tag of clog2(S) bits (at least 1), each port behind the tag op the
+    chess mesh puts on its link (topology._tag_ops). Its units take no
+    constant operand (`_alu(constants=False)`): a slot fires when every
+    operand of its unit is fed (docs/fabric/temporal_pe.md), and a folded
+    constant leaves the unit's second input unfed."""
+    units = [u for u in units
+             if not any(op in line for line in u.body for op in TEMPORAL_REFUSED)]
+    tag_width = max(1, (slots - 1).bit_length())
+    return b.define_temporal_pe(name, 4, 4, WIDTH, tag_width, units,
+                                TemporalParams(slots, TEMPORAL_REGISTERS, TEMPORAL_REGISTERS))
 
 
 def build_chess(p: ChessPreset) -> AdgBuilder:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from loom.diagnostics import LoomError
-from loom.fabric.builder import AdgBuilder, PEDef, PortRef
+from loom.fabric.builder import AdgBuilder, PEDef, PortRef, is_tagged
 
 SIDES = ("top", "right", "bottom", "left")
 
@@ -144,12 +144,21 @@ def _switch_templates(b: AdgBuilder, prefix: str, width: int):
 
 
 def _pe_width(pe: PEDef, what: str, ports: int) -> int:
-    types = set(pe.inputs[:ports]) | set(pe.outputs[:ports])
+    """The network width of a PE's ports: `!fabric.bits<N>`, or a temporal
+    PE's `!fabric.tagged<!fabric.bits<N>, iT>` (its tag ops sit on the links)."""
+    types = {_untagged(t) for t in (*pe.inputs[:ports], *pe.outputs[:ports])}
     if len(pe.inputs) < ports or len(pe.outputs) < ports or len(types) != 1 or not next(
             iter(types)).startswith("!fabric.bits<"):
         raise LoomError(f"{what}: PE {pe.name} needs {ports} inputs and {ports} outputs of one "
                         "!fabric.bits<N> type")
     return int(next(iter(types)).removeprefix("!fabric.bits<").removesuffix(">"))
+
+
+def _untagged(type_: str) -> str:
+    """A tagged port's value type (`!fabric.tagged<V, iT>` -> V); others as they are."""
+    if not is_tagged(type_):
+        return type_
+    return type_.removeprefix("!fabric.tagged<").rsplit(",", 1)[0]
 
 
 def _grid_pes(rows: int, cols: int, select: PESelector, what: str, ports: int) -> tuple[
@@ -231,6 +240,8 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
                 sw = result.switches[at[0]][at[1]]
                 pe = result.pes[r][c]
                 out, inp = PortRef(pe, k), PortRef(pe, k)
+                if grid[r][c].temporal is not None:
+                    out, inp = _tag_ops(b, grid[r][c], k, out, inp)
                 if fifo_depths[0]:
                     fifo = b.fifo(f"{pe}_out{k}", f"!fabric.bits<{width}>", fifo_depths[0],
                                   bypassable=True)
@@ -245,6 +256,19 @@ def chess_mesh(b: AdgBuilder, rows: int, cols: int, select: PESelector,
                 b.connect(PortRef(sw, slot), inp)
     _boundary(result, extras, degree, degree)
     return result
+
+
+def _tag_ops(b: AdgBuilder, pe: PEDef, k: int, out: PortRef,
+             inp: PortRef) -> tuple[PortRef, PortRef]:
+    """A temporal PE's port k on the untagged network: a del_tag after its
+    output, an add_tag before its input, its tag 0 a hint: the mapper sets
+    the tag of the slot that input feeds (mapper/temporal_slots.py)."""
+    plain = _untagged(pe.outputs[k])
+    leave = b.del_tag(pe.outputs[k], plain)
+    b.connect(out, PortRef(leave.name, 0))
+    enter = b.add_tag(plain, pe.inputs[k], 0)
+    b.connect(PortRef(enter.name, 0), inp)
+    return PortRef(leave.name, 0), PortRef(enter.name, 0)
 
 
 def _chess_degree(r: int, c: int, rows: int, cols: int, tracks: int) -> int:

@@ -47,6 +47,10 @@ class AdgNode:
     tag: int = -1
     """add_tag: the tag it attaches (the ADG's `tag`); del_tag below a
     memory's split switches: its lane's memory tag (bridges.tag_response_lanes)."""
+    mapper_tag: bool = False
+    """add_tag: it drives a temporal PE's input, so the tag is the mapper's,
+    the one of the slot it feeds (temporal_slots.add_tag_choices); the
+    ADG's is a hint, as a fabric.mux's sel is."""
     tag_map: dict[int, int] = field(default_factory=dict)
     """map_tag: its table's valid entries, source tag -> tag."""
     slots: int = 0
@@ -172,6 +176,10 @@ def flatten(view: AdgView) -> AdgGraph:
                     g.edges.append(AdgEdge(src, dst, pe_input_index=pe_input,
                                            pe_output_index=pe_output))
     tag_response_lanes(g)
+    for e in g.edges:
+        src = g.nodes[g.ports[e.src].node]
+        if src.kind == "add_tag" and g.nodes[g.ports[e.dst].node].slots:
+            src.mapper_tag = True
     return g
 
 

@@ -172,15 +172,17 @@ def tag_response_lanes(g: AdgGraph) -> None:
                     end.tag = lane.tag
 
 
-def tag_at(g: AdgGraph, path: list[int], i: int) -> int:
+def tag_at(g: AdgGraph, path: list[int], i: int, chosen: dict[int, int] | None = None) -> int:
     """The runtime tag at path[i] (a tagged port): that of the last add_tag
-    before it, else (a response) the memory tag of the bridge del_tag after
-    it, each rewritten by the map_tags between there and path[i]; else the
-    first temporal_sw output after it."""
+    before it (the ADG's, or the one the mapper `chosen` for an add_tag
+    without: temporal_slots.add_tag_choices), else (a response) the memory
+    tag of the bridge del_tag after it, each rewritten by the map_tags
+    between there and path[i]; else the first temporal_sw output after it."""
     start = next((j for j in range(i - 1, -1, -1)
                   if g.nodes[g.ports[path[j]].node].kind == "add_tag"), None)
     if start is not None:
-        tag = g.nodes[g.ports[path[start]].node].tag
+        node = g.nodes[g.ports[path[start]].node]
+        tag = (chosen or {}).get(node.id, node.tag)
     else:
         start = 0
         end = next((g.nodes[g.ports[p].node] for p in path[i:]

@@ -40,7 +40,7 @@ from loom.mapper.contraction import FOLDED
 from loom.mapper.matching import UnitKinds
 from loom.mapper.port_types import value_type
 from loom.mapper.temporal_registers import register_edges
-from loom.mapper.temporal_slots import slot_violations
+from loom.mapper.temporal_slots import add_tag_choices, slot_violations
 
 DEFERRED = ("C7", "C9")
 
@@ -153,12 +153,13 @@ def _c3(m: Mapping) -> list[Violation]:
 def _port_tags(m: Mapping) -> Iterator[tuple[int, list[int], int, int]]:
     """(edge, path, port, tag) for every port of every routed path: the
     runtime tag there (bridges.tag_at), -1 on an untagged port."""
+    chosen = add_tag_choices(m)
     for e, path in _routed(m):
         for i, p in enumerate(path):
             # a temporal PE's unit takes its ports' tokens tagged, slot by slot
             tagged = isinstance(m.adg.ports[p].type, TaggedType) or bool(
                 m.adg.nodes[m.adg.ports[p].node].slots)
-            yield e.id, path, p, tag_at(m.adg, path, i) if tagged else -1
+            yield e.id, path, p, tag_at(m.adg, path, i, chosen) if tagged else -1
 
 
 def _logical_sources(m: Mapping) -> dict[tuple[int, int], dict[int, int]]:

@@ -13,7 +13,8 @@ docs/loom-fabric-notes.md section 4.5).
   disconnected, the rest zero.
 - fifo: bypassed as Mapping.bypassed says (the ADG's `bypassed` hint and
   the mapper's post-route bufferization); add_tag and map_tag: the ADG's
-  tag and table as they are (the mapper does not compute them).
+  tag and table as they are; an add_tag without the ADG's tag: the tag of
+  the temporal slot it feeds (temporal_slots.add_tag_choices).
 - memory / extmemory: a region per software memory a hardware memory
   hosts, in placement order: valid, its lanes [first, first + L) (L: its
   largest family's lane count, the tags its bridges attach; first: 0 on a
@@ -46,7 +47,7 @@ from loom.mapper.bridges import tag_at
 from loom.mapper.mapping import Mapping
 from loom.mapper.placement import Option, memory_lanes
 from loom.mapper.temporal_registers import register_edges
-from loom.mapper.temporal_slots import temporal_slots
+from loom.mapper.temporal_slots import add_tag_choices, temporal_slots
 
 ADDRESS_STRIDE = 4096
 """LOOM's default addr_offset of an on-chip memory: memref argument x 4096."""
@@ -85,6 +86,7 @@ def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
     slot per observed tag, tags ascending: LOOM's order; the tag of a hop is
     bridges.tag_at's, a bridge lane's own)."""
     tables: dict[str, dict[int, set[tuple[int, int]]]] = {}
+    chosen = add_tag_choices(m)
     for path in m.paths:
         if path is None or len(path) < 3:
             continue
@@ -95,7 +97,7 @@ def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
             if node.kind == "spatial_sw":
                 values.setdefault(node.name, {})[cl.route_field(o, i)] = 1
             elif node.kind == "temporal_sw":
-                tag = tag_at(m.adg, path, h)
+                tag = tag_at(m.adg, path, h, chosen)
                 tables.setdefault(node.name, {}).setdefault(tag, set()).add((o, i))
     for name, by_tag in tables.items():
         v = values.setdefault(name, {})
@@ -280,6 +282,8 @@ def fabric_config(m: Mapping, view: AdgView) -> FabricConfig:
     for name in sorted(m.bypassed):   # the ADG's hints and the mapper's choice
         values.setdefault(name, {})["bypassed"] = 1
     _switch_values(m, values)
+    for add_tag, tag in add_tag_choices(m).items():   # the mapper's own add_tags
+        values.setdefault(m.adg.nodes[add_tag].name, {})["tag"] = tag
     _pe_values(m, layout, values)
     regions = _memory_values(m, nodes, values)
     config = FabricConfig(layout, values, regions=regions)

@@ -176,7 +176,10 @@ def _boundary_options(node: DfgNode, adg: AdgGraph, taken: set[int],
 
 
 def _unit_options(found_candidates: list[Candidate], adg: AdgGraph,
-                  fu_node: dict[tuple[str, int], AdgNode]) -> list[Option]:
+                  fu_node: dict[tuple[str, int], AdgNode], repeats: bool) -> list[Option]:
+    """A node's options on the units of its candidates; `repeats`: the op
+    fires more than once a run (_repeating), so it takes a temporal PE's
+    unit alone."""
     found: list[Option] = []
     rank: dict[int, int] = {}
     for c in found_candidates:
@@ -190,8 +193,12 @@ def _unit_options(found_candidates: list[Candidate], adg: AdgGraph,
             continue
         # a temporal PE: one op a slot, lower slots first (LOOM's order); a
         # unit with runtime config (a predicate, a constant) hosts one op, as
-        # the slots share its payload (LOOM's C9), the others one a slot
-        shares = (f"pe:{c.pe}#fu{c.opcode}",) if c.fields else ()
+        # the slots share its payload (LOOM's C9), the others one a slot.
+        # An op that repeats takes its unit alone too: a unit is busy until
+        # its result left, so a slot running ahead of one that shares its unit
+        # (its results waiting for a consumer that waits for the other slot's)
+        # would hold the unit for good (docs/fabric/temporal_pe.md, "Mapping")
+        shares = (f"pe:{c.pe}#fu{c.opcode}",) if c.fields or repeats else ()
         found += [Option(n.id, f"pe:{c.pe}#slot{s}", site_of(adg, n.id), ins, outs, c,
                          preference=PREFERENCE * (rank[n.id] + s), shares=shares, slot=s)
                   for s in range(n.slots)]
@@ -286,6 +293,19 @@ def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
     return tuple(sites)
 
 
+def _repeating(sw: DfgGraph) -> set[int]:
+    """The nodes that may fire more than once a run: those a dataflow op (a
+    loop's stream, carry, gate or invariant) reaches."""
+    work = [n.id for n in sw.nodes if n.op is not None and n.op_name.startswith("dataflow.")]
+    seen = set(work)
+    while work:
+        for e in sw.out_edges(work.pop()):
+            if e.dst not in seen:
+                seen.add(e.dst)
+                work.append(e.dst)
+    return seen
+
+
 def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView, fold: bool = True) -> Problem:
     """Each node's options on the contracted view of `dfg` (without `fold`: the DFG itself)."""
     units = hw_units(view)
@@ -298,6 +318,7 @@ def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView, fold: bool = True
     taken: set[int] = set()
     feeders, sinks = port_links(adg)
     fu_node = {(n.pe, n.opcode): n for n in adg.nodes if n.kind == "fu"}
+    repeating = _repeating(sw)
     for node in sw.nodes:
         if node.is_memref_input or node.kind == FOLDED:
             options.append([])
@@ -308,7 +329,8 @@ def build_problem(dfg: DfgGraph, adg: AdgGraph, view: AdgView, fold: bool = True
             options.append(_memory_options(node.op, adg, memories, feeders, sinks))
         else:
             assert node.op is not None
-            options.append(_unit_options(contraction.candidates(node, kinds), adg, fu_node))
+            options.append(_unit_options(contraction.candidates(node, kinds), adg, fu_node,
+                                         node.id in repeating))
     return Problem(sw, adg, options, SiteDistances.of(adg), contraction,
                    {(u.pe, u.opcode): u.definition for u in units})
 

@@ -106,7 +106,8 @@ class PeDefinitions:
         if pe not in self.units:
             text = "\n".join(["module {", *pe_definition(pe), "}", ""])
             parsed = parse(text, f"{pe.name}.fabric.mlir").module
-            definition = next(op for op in parsed.walk() if op.name == "fabric.spatial_pe")
+            definition = next(op for op in parsed.walk()
+                              if op.name in ("fabric.spatial_pe", "fabric.temporal_pe"))
             self.units[pe] = pe_units(pe.name, definition)
         return self.units[pe]
 
@@ -120,7 +121,8 @@ def builder_capacity(b: AdgBuilder, parsed: PeDefinitions) -> Capacity:
     """The capacity of the ADG `b` describes, without emitting or parsing all of it."""
     count: Counter[PEDef] = Counter(n.definition for n in b.nodes.values()
                                     if isinstance(n.definition, PEDef))
-    kinds = tuple(PeKind(pe.name, n, parsed.of(pe)) for pe, n in count.items())
+    kinds = tuple(PeKind(pe.name, n * (pe.temporal.num_instruction if pe.temporal else 1),
+                         parsed.of(pe)) for pe, n in count.items())
     memories = []
     for n in b.nodes.values():
         if n.kind not in ("memory", "extmemory"):

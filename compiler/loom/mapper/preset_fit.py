@@ -63,7 +63,8 @@ class Placed:
         ii = "no model" if model.unavailable else \
             f"expected II {fmt_bound(model.expected_ii)} (direct RTL " \
             f"{fmt_bound(max((lp.direct_ii for lp in model.loops), default=0))})"
-        return (f"{stats.ops} ops, {stats.pes} of {len(view.of_kind('spatial_pe'))} PEs, "
+        return (f"{stats.ops} ops, {stats.pes} of {len(view.of_kind('spatial_pe', 'temporal_pe'))} "
+                f"PEs, "
                 f"{mems} of {len(view.of_kind('memory', 'extmemory'))} memories, {ii}")
 
 

@@ -13,12 +13,22 @@ lane's tag, and its request must leave with it. C5 (temporal legality): the
 operands of one slot arrive with one tag, a slot's results reach memory
 lanes of its tag, and the slots of one PE have distinct tags (the PE finds
 a token's slot by its tag).
+
+An add_tag that drives a temporal PE input (AdgNode.mapper_tag; the `-tpe`
+presets put one before each: fabric/topology._tag_ops) is the mapper's to
+set, its ADG tag a hint: a route through it brings no tag, so its slot
+takes the hint when its add_tags agree on one no other slot of the PE
+holds (LOOM's cases give the tags their slots would take), else a free one,
+and the add_tag gets its slot's tag (add_tag_choices). A route ends at one
+slot (the router branches a net at switch inputs only), so such an add_tag
+feeds one slot; C5 refuses one that would feed two.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from loom.mapper.adg_graph import AdgNode
 from loom.mapper.bridges import direct_lane_tag, port_links, tag_at
 from loom.mapper.mapping import Mapping
 
@@ -33,22 +43,30 @@ class Slot:
     """The distinct tags its routed operands arrive with, ascending."""
     leaving: tuple[int, ...] = ()
     """The distinct tags of the memory lanes its results take directly."""
+    hints: tuple[int, ...] = ()
+    """The ADG's tags on the mapper's add_tags its operands pass, ascending."""
 
 
 def temporal_slots(m: Mapping) -> list[Slot]:
     """Every filled slot, by PE and slot index. A slot whose operands all
-    come from registers takes no token by its tag: it gets the smallest
-    tag no other slot of its PE holds (each tag a slot, LOOM's rule)."""
+    come from registers or through the mapper's add_tags brings no tag: it
+    takes its memory lane's, else its add_tags' hint, else the smallest tag
+    no other slot of its PE holds (each tag a slot, LOOM's rule)."""
     found = _arriving(m)
     held: dict[str, set[int]] = {}
     for s in found:
         if s.arriving:
             held.setdefault(s.pe, set()).add(s.tag)
-    for k, s in enumerate(found):
+    # the hinted slots first, so that a slot fed by registers alone takes no
+    # tag an ADG's hint gives another (a file LOOM maps keeps its tags)
+    for k in sorted(range(len(found)), key=lambda k: (len(found[k].hints) != 1, k)):
+        s = found[k]
         if not s.arriving:
-            tag = s.leaving[0] if s.leaving else \
-                next(t for t in range(len(found) + 1) if t not in held.get(s.pe, set()))
-            held.setdefault(s.pe, set()).add(tag)
+            taken = held.setdefault(s.pe, set())
+            tag = s.leaving[0] if s.leaving else s.hints[0] \
+                if len(s.hints) == 1 and s.hints[0] not in taken else \
+                next(t for t in range(len(found) + 1) if t not in taken)
+            taken.add(tag)
             found[k] = replace(s, tag=tag)
     return found
 
@@ -59,23 +77,63 @@ def _arriving(m: Mapping) -> list[Slot]:
     for node, option in enumerate(m.placement.chosen):
         if option is None or option.slot < 0 or option.candidate is None:
             continue
-        tags = set()
+        tags, hints = set(), set()
         for e in m.problem.sw.in_edges(node):
             path = m.paths[e.id]
             if path and len(path) > 1 and not e.is_memref:
+                if (own := _own_add_tag(m, path)) is not None:
+                    hints.add(own.tag)
+                    continue
                 tag = tag_at(m.adg, path, len(path) - 1)
                 tags.add(tag if tag >= 0 else direct_lane_tag(m.adg, path, *links))
         leaving = {direct_lane_tag(m.adg, path, *links) for e in m.problem.sw.out_edges(node)
                    if (path := m.paths[e.id])}
         arriving = tuple(sorted(tags - {-1}))
         found.append(Slot(option.candidate.pe, option.slot, node,
-                          arriving[0] if arriving else 0, arriving, tuple(sorted(leaving - {-1}))))
+                          arriving[0] if arriving else 0, arriving, tuple(sorted(leaving - {-1})),
+                          tuple(sorted(hints))))
     return sorted(found, key=lambda s: (s.pe, s.index))
+
+
+def _own_add_tag(m: Mapping, path: list[int]) -> AdgNode | None:
+    """The mapper's add_tag a route into a slot passes last (the one before
+    the PE input), if it is one."""
+    node = m.adg.nodes[m.adg.ports[path[-2]].node]
+    return node if node.mapper_tag else None
+
+
+def add_tag_choices(m: Mapping) -> dict[int, int]:
+    """The tag the mapper gives each add_tag of its own (no `tag` in the ADG)
+    that a route into a temporal slot passes: the slot's tag."""
+    return {add_tag: tag for add_tag, tag, _ in _own_add_tags(m)}
+
+
+def _own_add_tags(m: Mapping) -> list[tuple[int, int, Slot]]:
+    """(add_tag node, the slot's tag, the slot) per route into a slot
+    through an add_tag whose tag the mapper sets."""
+    slots = {(s.pe, s.index): s for s in temporal_slots(m)}
+    found = []
+    for node, option in enumerate(m.placement.chosen):
+        if option is None or option.slot < 0 or option.candidate is None:
+            continue
+        slot = slots[(option.candidate.pe, option.slot)]
+        for e in m.problem.sw.in_edges(node):
+            path = m.paths[e.id]
+            if not e.is_memref and path and len(path) > 1 \
+                    and (add_tag := _own_add_tag(m, path)) is not None:
+                found.append((add_tag.id, slot.tag, slot))
+    return found
 
 
 def slot_violations(m: Mapping) -> list[tuple[int, str]]:
     """(sw node, LOOM's C5 message) for each slot that breaks the rules above."""
     found = []
+    first: dict[int, Slot] = {}
+    for add_tag, _, s in _own_add_tags(m):
+        other = first.setdefault(add_tag, s)
+        if other.index != s.index or other.pe != s.pe:
+            found.append((s.sw_node, f"{m.adg.nodes[add_tag].name} feeds temporal slots "
+                                     f"{other.index} and {s.index} of {s.pe}"))
     seen: dict[tuple[str, int], Slot] = {}
     for s in temporal_slots(m):
         if len(s.arriving) > 1:
@@ -92,4 +150,4 @@ def slot_violations(m: Mapping) -> list[tuple[int, str]]:
     return found
 
 
-__all__ = ["Slot", "slot_violations", "temporal_slots"]
+__all__ = ["Slot", "add_tag_choices", "slot_violations", "temporal_slots"]

@@ -21,6 +21,7 @@ from loom.dfg_names import name_dfg
 from loom.dialects.fabric_types import scalar_width
 from loom.ir import op_location
 from loom.mapper.bridges import tag_at
+from loom.mapper.temporal_slots import add_tag_choices
 from loom.mapper.mapping import Mapping
 from loom.mapper.dfg_graph import DfgNode
 from loom.rtl.render import identifier
@@ -81,6 +82,7 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
     tap_of = {(t.pe, t.port): t.id for t in taps}
     tagged = {t.id: t.tag_bits > 0 for t in taps}
     wires = m.wires
+    chosen = add_tag_choices(m)
     probes, unobserved = [], []
     for e in m.sw.edges:
         path = m.paths[e.id]
@@ -106,7 +108,7 @@ def edge_map(m: Mapping, func: Operation, taps: list[Tap], filename: str) -> Edg
         if tap is not None and tagged[tap]:
             # flows share a tagged port (a memory's lanes, a temporal PE's
             # slots): this edge's carry its tag
-            tag = tag_at(m.adg, path, len(path) - 1)
+            tag = tag_at(m.adg, path, len(path) - 1, chosen)
             tap = tap_key(tap, tag)
             pe_port += f" tag {tag}"
         label = f"edge {e.id} '{names[operand]}'"
