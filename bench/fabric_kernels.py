@@ -67,7 +67,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fabric_area import WORK as AREA_WORK, Synth, fabric_area
+from fabric_area import WORK as AREA_WORK, AreaRow, Synth, fabric_area
 from loom.cli import collect_less
 from loom.fabric.adg_view import adg_view
 from loom.fabric.presets import preset
@@ -186,9 +186,14 @@ def bench(spec: str, default_adg: str, ordering: str, lock: Path | None,
     return Row(kernel, adg, fabric, direct)
 
 
-def preset_area(adg: str, lock: Path | None) -> str:
+def preset_total(adg: str, lock: Path | None) -> AreaRow:
     """bench/fabric_area.py's total for the preset (cached Yosys runs)."""
-    total = fabric_area(adg, fabric_rtl(adg_view(preset(adg).build()), adg), Synth(AREA_WORK, lock)).total
+    return fabric_area(adg, fabric_rtl(adg_view(preset(adg).build()), adg),
+                       Synth(AREA_WORK, lock)).total
+
+
+def preset_area(adg: str, lock: Path | None) -> str:
+    total = preset_total(adg, lock)
     return f"{total.cells} cells, {total.ffs} FFs (bench/fabric_area.py's total)"
 
 

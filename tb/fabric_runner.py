@@ -31,7 +31,7 @@ from loom.inputs import KernelSource
 from loom.mapper.kernel_map import MapRequest
 from loom.sim import fabric_flow
 from loom.sim.fabric_flow import FabricSetup
-from loom.sim.runner import UNOPTIMIZED_MAKEFLAGS
+from loom.sim.runner import UNOPTIMIZED_MAKEFLAGS, file_lock
 from tb.scoreboard import Scoreboard
 from tb.unit_runner import PROFILES, Profile, UnitBuild, assert_episode_clean, rand_value
 
@@ -134,7 +134,17 @@ def run_fabric(name: str, adg_text: str, make_case: MakeCase, seed: int = 1,
     the fabric of `adg_text`; AssertionError names the first divergence."""
     rtl = fabric_rtl(adg_view(load_adg(adg_text, f"{name}.fabric.mlir")), name)
     build = FabricBuild(name, rtl)
-    build.build()
+    # one build directory a component: a test of another ADG of it (the
+    # temporal PE's tests have four) may not rebuild it between this build
+    # and this run (pytest-xdist workers raced so)
+    with file_lock(build.dir.parent / f".{name}.use.lock"):
+        build.build()
+        return _run_episodes(name, rtl, build, make_case, seed, tokens, episodes, profiles)
+
+
+def _run_episodes(name: str, rtl: FabricRtl, build: FabricBuild, make_case: MakeCase,
+                  seed: int, tokens: int, episodes: int,
+                  profiles: Sequence[Profile]) -> list[FabricCase]:
     widths = _port_widths(rtl)
     rng = random.Random(f"{name}:{seed}")
     plan, cases = [], []

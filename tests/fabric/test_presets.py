@@ -483,13 +483,41 @@ def test_two_tracks_from_16x16_on_and_one_8x8():
     assert {(p.rows, p.tracks) for p in presets() if p.tracks == 3} == {(16, 3), (20, 3)}
     assert all(any(d in p.name for d in dense) for p in presets() if p.tracks == 3)
     assert {(p.rows, p.tracks) for p in presets() if not any(d in p.name for d in dense)} == {
-        (2, 1), (4, 1), (8, 1), (8, 2), (16, 2), (20, 2)}
+        (2, 1), (4, 1), (4, 2), (8, 1), (8, 2), (16, 2), (20, 2)}
+    # one 4x4 with two tracks, the temporal one after its one-track twin
+    assert [p.name for p in presets() if (p.rows, p.tracks) == (4, 2)] == [
+        "chess-4x4-t2-ext2-tpe4"]
     # one 8x8 with two tracks and pairs of branches (TWO_TRACK_VARIANTS),
     # after the one-track variant of its memories: `--adg auto` tries that first
     names = [p.name for p in presets()]
     assert [p.name for p in presets() if (p.rows, p.tracks) == (8, 2)] == [
         "chess-8x8-t2-ext4x4s2-p"]
     assert names.index("chess-8x8-ext4x4s2") < names.index("chess-8x8-t2-ext4x4s2-p")
+
+
+def test_tpe_makes_the_alu_pes_temporal_behind_tag_ops(tmp_path):
+    # -tpe4: the ALU cells but the divider's hold temporal PEs of 4 slots
+    # (a 2-bit tag), without the dataflow units; every port of each sits
+    # behind a tag op of its own: an add_tag (tag 0, the mapper's hint)
+    # before each input, a del_tag after each output
+    _, module = _written("chess-4x4-ext2-tpe4", tmp_path)
+    kinds = _pe_kinds(module)
+    temporal = sorted(n for n, k in kinds.items() if k == "pe_alu_t")
+    assert len(temporal) == 7 and Counter(kinds.values())["pe_ctrl"] == 8
+    assert [n for n, k in kinds.items() if k.startswith("pe_alu_div")] == ["pe_2_2"]
+    (pe,) = [op for op in module.ops if op.name == "fabric.temporal_pe"]
+    assert pe.attributes["num_instruction"].value.data == 4
+    assert all(t.tag_width == 2 for t in pe.attributes["function_type"].inputs.data)
+    bodies = [o.name for o in pe.walk() if o.parent_op() is not pe and "." in o.name]
+    assert not [b for b in bodies if b.startswith(("dataflow.", "handshake.load", "handshake.mux"))]
+    assert "arith.addi" in bodies and "handshake.cond_br" in bodies
+    top = next(op for op in module.ops if op.name == "fabric.module")
+    for inst in top.regions[0].block.ops:
+        if inst.name == "fabric.instance" and inst.attributes["sym_name"].data in temporal:
+            assert [v.owner.name for v in inst.operands] == ["fabric.add_tag"] * 4
+            assert all(v.owner.attributes["tag"].value.data == 0 for v in inst.operands)
+            assert [u.operation.name for r in inst.results for u in r.uses] == \
+                ["fabric.del_tag"] * 4
 
 
 def test_fp_puts_float_units_beside_the_dividers(tmp_path):

@@ -198,12 +198,15 @@ carries, so pairs take a kernel of many branches onto fewer PEs
 port or two shared on one track at every seed and routes in the first round
 on two (issue 31 item 1: the 86-op binary search on an 8x8, where `--adg
 auto` took a 16x16 whose build took 20 minutes)."""
-TEMPORAL_VARIANTS = ("-ext2-tpe4",)
+TEMPORAL_VARIANTS = ("-ext2-tpe4", "-t2-ext2-tpe4")
 """4x4 only, after its spatial variants: the ALU PEs but the divider's
 temporal PEs of 4 slots (`-tpe4`), so 37 ops fit where 16 did; for a
 kernel of a few loop state machines (they stay in the spatial PEs: 9 of
-the 16) and up to 28 other ops, the 8x8 it took before is four times the
-area (issue 35 item 3; bench/README.md)."""
+the 16) and up to 28 other ops, the 8x8 it took before is several times
+the area (issue 35 items 3 and 6; bench/README.md). Then with two tracks:
+a temporal PE's four ports carry one value each, so a value two slots use
+enters it twice, and one track left factmod's and while_search's maps
+with a shared port at every repair round."""
 SMALL_ON_CHIP_VARIANTS = ("-ext2-mem1x2s2",)
 """8x8 only, after its other variants: a kernel of at most 64 ops with one
 local array that it loads and stores in two places each."""
@@ -309,8 +312,7 @@ def _minmax(name: str, type_: str) -> fu.FunctionUnit:
 ALU_SHIFTS = ("shli", "shrsi", "shrui")
 
 
-def _alu(multiplier: bool = True, pairs: bool = False,
-         constants: bool = True) -> list[fu.FunctionUnit]:
+def _alu(multiplier: bool = True, pairs: bool = False) -> list[fu.FunctionUnit]:
     """The ALU PE's units; without the 64-bit multiplier (about 12,400 of
     its 20,600 Yosys cells) where `-m<K>` leaves it out. Its adds, logic ops
     and shifts are one configurable unit, the op a config field (LOOM's
@@ -318,15 +320,13 @@ def _alu(multiplier: bool = True, pairs: bool = False,
     the 32-bit shifts another: a shift by 32 or more is not the low bits of
     the 64-bit one. These, the multiplier and the i32 compare may take a
     constant right operand (function_units._rhs): a constant of one use
-    there needs no PE (mapper/contraction.py); without `constants` (a
-    temporal PE's) they take two operands."""
-    return _common(constant_compare=constants, pairs=pairs) + [
-        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA,
-                        constant_rhs=constants),
+    there needs no PE (mapper/contraction.py)."""
+    return _common(constant_compare=True, pairs=pairs) + [
+        fu.configurable("fu_alu", [f"arith.{op}" for op in ALU_OPS], DATA, constant_rhs=True),
         fu.configurable("fu_alu_i32", [f"arith.{op}" for op in ALU_SHIFTS], INT,
-                        constant_rhs=constants),
-        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY,
-                     constant_rhs=constants)] if multiplier else []),
+                        constant_rhs=True),
+        *([fu.binary("fu_muli", "arith.muli", DATA, latency=MULI_LATENCY, constant_rhs=True)]
+          if multiplier else []),
         fu.select("fu_select", DATA),
         _minmax("fu_minmax", DATA),
         _minmax("fu_minmax_i32", INT),
@@ -669,10 +669,9 @@ def _pe_selector(b: AdgBuilder, p: ChessPreset) -> Callable[[int, int], PEDef]:
         kinds["alu_nomul"] = b.define_pe("pe_alu_nomul", 4, 4, WIDTH,
                                          _alu(multiplier=False, pairs=p.pairs))
     if p.temporal_slots:
-        kinds["alu"] = _temporal_alu(b, "pe_alu_t", _alu(constants=False), p.temporal_slots)
+        kinds["alu"] = _temporal_alu(b, kinds["alu"], p.temporal_slots)
         if "alu_nomul" in kinds:
-            kinds["alu_nomul"] = _temporal_alu(b, "pe_alu_nomul_t", _alu(False, constants=False),
-                                               p.temporal_slots)
+            kinds["alu_nomul"] = _temporal_alu(b, kinds["alu_nomul"], p.temporal_slots)
 
     def select(r: int, c: int) -> PEDef:
         if (r + c) % 2:
@@ -687,20 +686,17 @@ TEMPORAL_REGISTERS = 2
 """Registers of a `-tpe` PE (each a FIFO of TEMPORAL_REGISTERS tokens): a
 value one slot makes and only another slot of the PE uses goes through one
 instead of a route out and back (mapper/temporal_registers.py)."""
-def _temporal_alu(b: AdgBuilder, name: str, units: list[fu.FunctionUnit],
-                  slots: int) -> PEDef:
-    """The temporal PE of `-tpe<S>` in place of an ALU PE: its units but the
-    ones a temporal PE does not run (the carry and the invariants: LOOM's
-    dedicated dataflow units; rtl/modules.TEMPORAL_REFUSED), S slots, a
-    tag of clog2(S) bits (at least 1), each port behind the tag op the
-    chess mesh puts on its link (topology._tag_ops). Its units take no
-    constant operand (`_alu(constants=False)`): a slot fires when every
-    operand of its unit is fed (docs/fabric/temporal_pe.md), and a folded
-    constant leaves the unit's second input unfed."""
-    units = [u for u in units
+def _temporal_alu(b: AdgBuilder, spatial: PEDef, slots: int) -> PEDef:
+    """The temporal PE of `-tpe<S>` in place of an ALU PE (`<name>_t`): its
+    units but the ones a temporal PE does not run (the carry and the
+    invariants: LOOM's dedicated dataflow units; rtl/modules.
+    TEMPORAL_REFUSED), S slots, a tag of clog2(S) bits (at least 1), each
+    port behind the tag op the chess mesh puts on its link
+    (topology._tag_ops)."""
+    units = [u for u in spatial.fus
              if not any(op in line for line in u.body for op in TEMPORAL_REFUSED)]
     tag_width = max(1, (slots - 1).bit_length())
-    return b.define_temporal_pe(name, 4, 4, WIDTH, tag_width, units,
+    return b.define_temporal_pe(f"{spatial.name}_t", 4, 4, WIDTH, tag_width, units,
                                 TemporalParams(slots, TEMPORAL_REGISTERS, TEMPORAL_REGISTERS))
 
 

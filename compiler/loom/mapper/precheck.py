@@ -11,6 +11,9 @@ accept always passes; the placement's own rules are stricter):
   tech-maps it (matching.candidates, the placement's own options) can host
   it. So ops must match to PE instances; by Hall's theorem a set of kinds
   with fewer instances than the ops that can use nothing else blocks it.
+  The ops are those of the view that folds constants into their ops'
+  units, or of the one that folds none when those do not fit (the mapper
+  tries both).
 - memories: a DFG memory binds to one hardware memory of its kind with
   enough load and store lanes and element width (memory_candidates, the
   placement's options), and a hardware memory holds at most numRegion of
@@ -41,7 +44,7 @@ from loom.fabric.adg_view import AdgView, FunctionUnit, ViewNode, pe_units, sym_
 from loom.fabric.builder import AdgBuilder, PEDef
 from loom.fabric.emit import pe_definition
 from loom.ir import make_context, parse
-from loom.mapper.contraction import contract
+from loom.mapper.contraction import Contraction, contract, identity
 from loom.mapper.dfg_graph import DfgGraph, DfgNode
 from loom.mapper.dfg_ops import describe
 from loom.mapper.inventory import HwMemory, hw_memories, memref_elements
@@ -158,8 +161,19 @@ def shortfall(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
 
 def _ops(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     """The ops of the contracted view (a constant folded into its op's
-    compound unit needs no PE), each onto a PE kind that hosts it."""
-    view = contract(sw, UnitKinds.of([u for kind in cap.pe_kinds for u in kind.units]))
+    compound unit needs no PE), each onto a PE kind that hosts it; or,
+    when they do not fit, of the view that folds nothing (the mapper's
+    fallback, mapping._lane: a fold pins its op to the PEs whose units take
+    a constant, which a temporal PE's do not). The contracted view's
+    shortfall is the one reported."""
+    folded = _view_ops(contract(sw, UnitKinds.of([u for kind in cap.pe_kinds
+                                                   for u in kind.units])), cap, adg)
+    if folded is None or _view_ops(identity(sw), cap, adg) is None:
+        return None
+    return folded
+
+
+def _view_ops(view: Contraction, cap: Capacity, adg: str) -> Shortfall | None:
     ops = [n for n in view.graph.nodes if n.kind == "op" and n.op is not None]
     kinds = [UnitKinds.of(kind.units) for kind in cap.pe_kinds]
     wants = [[k for k, units in enumerate(kinds) if view.candidates(n, units)]

@@ -181,12 +181,15 @@ class _FuKey:
     text: str
     lane: int
     origin: str
+    report_used: bool
     fu: Operation = field(compare=False, hash=False)
 
 
-def fu_module(fu: Operation, lane: int, origin: str) -> FuModule:
-    """The wrapper module of one function unit (a DAG of body ops)."""
-    return _fu_module(_FuKey(str(fu), lane, origin, fu))
+def fu_module(fu: Operation, lane: int, origin: str, report_used: bool = False) -> FuModule:
+    """The wrapper module of one function unit (a DAG of body ops); with
+    `report_used`, an `in_used` output: per input, whether the configured
+    effective graph reads it (a temporal PE's slot waits only for those)."""
+    return _fu_module(_FuKey(str(fu), lane, origin, report_used, fu))
 
 
 @lru_cache(maxsize=256)
@@ -201,15 +204,17 @@ def _fu_module(key: _FuKey) -> FuModule:
     assert yield_op is not None
     n_in, n_out = len(block.args), len(yield_op.operands)
     body = Body()
-    clocked = _Builder(body, lane, layout).build(block, ops, yield_op)
+    clocked = _Builder(body, lane, layout).build(block, ops, yield_op, key.report_used)
     # lanes carry LSB-aligned values: the bits above a port's width are not read
     body.unused = [Ref("in_data")] + ([Ref("cfg")] if layout.bits else []) + body.unused
     params = dict(fu=layout.name, ops=[op.name for op in ops], lane=lane, n_in=n_in,
-                  n_out=n_out, units=sorted(body.units))
+                  n_out=n_out, units=sorted(body.units),
+                  **({"report_used": True} if key.report_used else {}))
     digest = __import__("hashlib").sha1(repr((params, key.text)).encode()).hexdigest()[:8]
     name = f"loom_fabric_fu_{layout.name}_l{lane}_{digest}"
     mod = render_fabric("fabric_function_unit", name, params, origin, n_in=n_in, n_out=n_out, lane=lane,
-                        cfg_bits=layout.bits, clocked=clocked, decls=body.decls,
+                        cfg_bits=layout.bits, clocked=clocked, report_used=key.report_used,
+                        decls=body.decls,
                         lines=body.lines, unused=body.unused)
     units = tuple(Module(n, t) for n, t in body.units.items())
     return FuModule(mod, layout, units, n_in, n_out, clocked)
@@ -326,7 +331,7 @@ class _Builder:
     def take(self, value) -> str:
         return self.uses[id(value)].pop(0)
 
-    def build(self, block, ops, yield_op) -> bool:
+    def build(self, block, ops, yield_op, report_used: bool = False) -> bool:
         b = self.body
         for k, arg in enumerate(block.args):
             w = _w(arg.type)
@@ -336,7 +341,11 @@ class _Builder:
             b.assign(_sig(c, "valid"), Ref("in_valid", k))
             b.assign(Ref("in_ready", k), _sig(c, "ready"))
             self.produce(arg, c)
-        on = _OnTerms(self, ops, yield_op).terms()
+        effective = _OnTerms(self, ops, yield_op)
+        on = effective.terms()
+        if report_used:   # an input is read when its value reaches a yield
+            for k, arg in enumerate(block.args):
+                b.assign(Ref("in_used", k), effective.reach(arg))
         groups = shared_groups(ops)
         member_of = {i for group in groups.values() for i in group}
         gated: dict[int, list[str]] = {}   # a group member's operand channels, gated on

@@ -251,7 +251,8 @@ def _temporal_pe(node: ViewNode, s: Slice | None) -> Component:
     for u in node.units:
         _temporal_unit_check(pe_name, u)
     v, t, lane = shape.value_bits, tag_width(node.in_types[0]), lane_width(node)
-    fus = [fu_module(u.definition, v, f"function unit of fabric.temporal_pe @{pe_name}")
+    fus = [fu_module(u.definition, v, f"function unit of fabric.temporal_pe @{pe_name}",
+                     report_used=True)
            for u in node.units]
     offs = field_offsets(s)
     k_in, k_out = max(f.n_in for f in fus), max(f.n_out for f in fus)
