@@ -13,7 +13,9 @@ limit; more lanes make a tree, fabric/memory_bridge.py); `-d<K>` for the
 dividers in one PE of K * K (default 4, DIVIDER_EVERY); `-m<K>` for the
 multipliers in the ALU PEs of one row in K (default 2 from 8x8 on, 1 below:
 every ALU PE but the dividers'); `-p` for a pair of branches on one
-condition in every PE; `-fp` for float units in the divider PEs; last `-f` for a
+condition in every PE; `-tpe<S>` for temporal PEs of S slots in the ALU
+cells but the dividers' (fabric.temporal_pe, each port behind a tag op);
+`-fp` for float units in the divider PEs; last `-f` for a
 bypassable fifo on every PE output link in place of the PE's own output
 buffer, a deeper one on every PE input link, and one on every backward
 switch link and after every tagged memory response lane in place of their
