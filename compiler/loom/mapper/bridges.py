@@ -174,8 +174,8 @@ def tag_response_lanes(g: AdgGraph) -> None:
 
 def tag_at(g: AdgGraph, path: list[int], i: int, chosen: dict[int, int] | None = None) -> int:
     """The runtime tag at path[i] (a tagged port): that of the last add_tag
-    before it (the ADG's, or the one the mapper `chosen` for an add_tag
-    without: temporal_slots.add_tag_choices), else (a response) the memory
+    before it (the ADG's, or the one the mapper `chosen` for an add_tag of
+    its own: temporal_slots.add_tag_choices), else (a response) the memory
     tag of the bridge del_tag after it, each rewritten by the map_tags
     between there and path[i]; else the first temporal_sw output after it."""
     start = next((j for j in range(i - 1, -1, -1)

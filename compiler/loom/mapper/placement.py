@@ -178,8 +178,8 @@ def _boundary_options(node: DfgNode, adg: AdgGraph, taken: set[int],
 def _unit_options(found_candidates: list[Candidate], adg: AdgGraph,
                   fu_node: dict[tuple[str, int], AdgNode], repeats: bool) -> list[Option]:
     """A node's options on the units of its candidates; `repeats`: the op
-    fires more than once a run (_repeating), so it takes a temporal PE's
-    unit alone."""
+    may fire more than once an invocation (_repeating), so it takes a
+    temporal PE's unit alone."""
     found: list[Option] = []
     rank: dict[int, int] = {}
     for c in found_candidates:
@@ -294,8 +294,8 @@ def _port_sites(adg: AdgGraph, ports: tuple[tuple[int, int], ...],
 
 
 def _repeating(sw: DfgGraph) -> set[int]:
-    """The nodes that may fire more than once a run: those a dataflow op (a
-    loop's stream, carry, gate or invariant) reaches."""
+    """The nodes that may fire more than once an invocation: those a
+    dataflow op (a loop's stream, carry, gate or invariant) reaches."""
     work = [n.id for n in sw.nodes if n.op is not None and n.op_name.startswith("dataflow.")]
     seen = set(work)
     while work:

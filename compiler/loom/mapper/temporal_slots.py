@@ -103,8 +103,9 @@ def _own_add_tag(m: Mapping, path: list[int]) -> AdgNode | None:
 
 
 def add_tag_choices(m: Mapping) -> dict[int, int]:
-    """The tag the mapper gives each add_tag of its own (no `tag` in the ADG)
-    that a route into a temporal slot passes: the slot's tag."""
+    """The tag the mapper gives each add_tag of its own (one that drives a
+    temporal PE input: AdgNode.mapper_tag) that a route into a slot passes:
+    the slot's tag."""
     return {add_tag: tag for add_tag, tag, _ in _own_add_tags(m)}
 
 
