@@ -253,62 +253,32 @@ def _runs_under_two_seeds(kernel: str, adg: str, out: Path,
             f"{kernel} on {adg} seed {seed}: {kernel_cycles} kernel cycles beat the bound {bound}"
 
 
-@pytest.mark.rtl
-@pytest.mark.xdist_group(PRESET)   # one worker: the build once, then its runs
-@pytest.mark.parametrize("kernel", FAST)
-def test_kernel_runs_on_the_fabric(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, PRESET, tmp_path)
+IN_MAKE_TEST = ((PRESET, FAST), TAGGED, TAGGED_BYPASS, BYPASS, TEMPORAL)
+"""The groups make test runs, each on its preset (one build each)."""
+
+
+def _grouped(groups) -> list:
+    """(adg, kernel) params, each group on one xdist worker: its build once, then its runs."""
+    return [pytest.param(adg, k, marks=pytest.mark.xdist_group(adg))
+            for adg, ks in groups for k in ks]
 
 
 @pytest.mark.rtl
-@pytest.mark.xdist_group(TAGGED[0])
-@pytest.mark.parametrize("kernel", TAGGED[1])
-def test_kernel_runs_on_tagged_lanes(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, TAGGED[0], tmp_path)
-
-
-@pytest.mark.rtl
-@pytest.mark.xdist_group(TAGGED_BYPASS[0])
-@pytest.mark.parametrize("kernel", TAGGED_BYPASS[1])
-def test_kernel_runs_on_bypassed_tagged_lanes(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, TAGGED_BYPASS[0], tmp_path)
-
-
-@pytest.mark.rtl
-@pytest.mark.xdist_group(BYPASS[0])
-@pytest.mark.parametrize("kernel", BYPASS[1])
-def test_kernel_runs_with_bypassed_fifos(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, BYPASS[0], tmp_path)
-
-
-@pytest.mark.rtl
-@pytest.mark.xdist_group(TEMPORAL[0])
-@pytest.mark.parametrize("kernel", TEMPORAL[1])
-def test_kernel_runs_on_temporal_pes(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, TEMPORAL[0], tmp_path)
+@pytest.mark.parametrize("adg,kernel", _grouped(IN_MAKE_TEST))
+def test_kernel_runs_on_the_fabric(adg, kernel, tmp_path):
+    _runs_under_two_seeds(kernel, adg, tmp_path)
 
 
 @pytest.mark.rtl
 @pytest.mark.slow
-@pytest.mark.xdist_group(PAIRS[0])
-@pytest.mark.parametrize("kernel", PAIRS[1])
-def test_kernel_runs_with_pairs_of_branches(kernel, tmp_path):
-    _runs_under_two_seeds(kernel, PAIRS[0], tmp_path)
-
-
-@pytest.mark.rtl
-@pytest.mark.slow
-@pytest.mark.parametrize("adg,kernel", [pytest.param(adg, k, marks=pytest.mark.xdist_group(adg))
-                                        for adg, ks in FLOAT.items() for k in ks])
+@pytest.mark.parametrize("adg,kernel", _grouped(FLOAT.items()))
 def test_float_kernel_runs_on_float_units(adg, kernel, tmp_path):
     _runs_under_two_seeds(kernel, adg, tmp_path)
 
 
 @pytest.mark.rtl
 @pytest.mark.slow
-@pytest.mark.parametrize("adg,kernel", [pytest.param(adg, k, marks=pytest.mark.xdist_group(adg))
-                                        for group in (SLOW, ON_CHIP)
-                                        for adg, ks in group.items() for k in ks])
+@pytest.mark.parametrize("adg,kernel", _grouped([PAIRS, *SLOW.items(), *ON_CHIP.items()]))
 def test_kernel_runs_on_its_preset(adg, kernel, tmp_path):
     _runs_under_two_seeds(kernel, adg, tmp_path)
 
