@@ -81,12 +81,12 @@ class FabricConfig:
         return all(self.complete.values())
 
 
-def _switch_values(m: Mapping, values: dict[str, dict[str, int]]) -> None:
+def _switch_values(m: Mapping, values: dict[str, dict[str, int]],
+                   chosen: dict[int, int]) -> None:
     """Route bits of spatial switches; route tables of temporal switches (one
     slot per observed tag, tags ascending: LOOM's order; the tag of a hop is
     bridges.tag_at's, a bridge lane's own)."""
     tables: dict[str, dict[int, set[tuple[int, int]]]] = {}
-    chosen = add_tag_choices(m)
     for path in m.paths:
         if path is None or len(path) < 3:
             continue
@@ -281,8 +281,9 @@ def fabric_config(m: Mapping, view: AdgView) -> FabricConfig:
     _hint_values(nodes, layout, values)
     for name in sorted(m.bypassed):   # the ADG's hints and the mapper's choice
         values.setdefault(name, {})["bypassed"] = 1
-    _switch_values(m, values)
-    for add_tag, tag in add_tag_choices(m).items():   # the mapper's own add_tags
+    chosen = add_tag_choices(m)
+    _switch_values(m, values, chosen)
+    for add_tag, tag in chosen.items():   # the mapper's own add_tags
         values.setdefault(m.adg.nodes[add_tag].name, {})["tag"] = tag
     _pe_values(m, layout, values)
     regions = _memory_values(m, nodes, values)

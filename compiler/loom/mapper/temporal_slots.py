@@ -106,13 +106,13 @@ def add_tag_choices(m: Mapping) -> dict[int, int]:
     """The tag the mapper gives each add_tag of its own (one that drives a
     temporal PE input: AdgNode.mapper_tag) that a route into a slot passes:
     the slot's tag."""
-    return {add_tag: tag for add_tag, tag, _ in _own_add_tags(m)}
+    return {add_tag: tag for add_tag, tag, _ in _own_add_tags(m, temporal_slots(m))}
 
 
-def _own_add_tags(m: Mapping) -> list[tuple[int, int, Slot]]:
-    """(add_tag node, the slot's tag, the slot) per route into a slot
-    through an add_tag whose tag the mapper sets."""
-    slots = {(s.pe, s.index): s for s in temporal_slots(m)}
+def _own_add_tags(m: Mapping, filled: list[Slot]) -> list[tuple[int, int, Slot]]:
+    """(add_tag node, the slot's tag, the slot) per route into a slot of
+    `filled` (temporal_slots) through an add_tag whose tag the mapper sets."""
+    slots = {(s.pe, s.index): s for s in filled}
     found = []
     for node, option in enumerate(m.placement.chosen):
         if option is None or option.slot < 0 or option.candidate is None:
@@ -129,14 +129,15 @@ def _own_add_tags(m: Mapping) -> list[tuple[int, int, Slot]]:
 def slot_violations(m: Mapping) -> list[tuple[int, str]]:
     """(sw node, LOOM's C5 message) for each slot that breaks the rules above."""
     found = []
+    filled = temporal_slots(m)
     first: dict[int, Slot] = {}
-    for add_tag, _, s in _own_add_tags(m):
+    for add_tag, _, s in _own_add_tags(m, filled):
         other = first.setdefault(add_tag, s)
         if other.index != s.index or other.pe != s.pe:
             found.append((s.sw_node, f"{m.adg.nodes[add_tag].name} feeds temporal slots "
                                      f"{other.index} and {s.index} of {s.pe}"))
     seen: dict[tuple[str, int], Slot] = {}
-    for s in temporal_slots(m):
+    for s in filled:
         if len(s.arriving) > 1:
             found.append((s.sw_node, f"temporal slot {s.index} of {s.pe}: node {s.sw_node}'s "
                                      f"operands arrive with tags {list(s.arriving)}"))

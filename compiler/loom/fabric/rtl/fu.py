@@ -209,6 +209,7 @@ def _fu_module(key: _FuKey) -> FuModule:
     body.unused = [Ref("in_data")] + ([Ref("cfg")] if layout.bits else []) + body.unused
     params = dict(fu=layout.name, ops=[op.name for op in ops], lane=lane, n_in=n_in,
                   n_out=n_out, units=sorted(body.units),
+                  # only when set: a spatial PE's unit modules keep their names
                   **({"report_used": True} if key.report_used else {}))
     digest = __import__("hashlib").sha1(repr((params, key.text)).encode()).hexdigest()[:8]
     name = f"loom_fabric_fu_{layout.name}_l{lane}_{digest}"
