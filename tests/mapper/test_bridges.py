@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from loom.cli import main
+from tb.config_decode import decoded_fields
 from tests.lowering.test_dfg_input import needs_mirror
 from tests.mapper.loom_cases import map_case as _map, run_check
 
@@ -21,19 +22,7 @@ through a tree of switches, tag widths adapted on the way."""
 
 
 def _decoded(out: Path, capsys) -> dict[str, dict[str, int]]:
-    """`loom config decode`'s fields by slice: {slice: {field: value}}."""
-    capsys.readouterr()
-    assert main(["config", "decode", str(out / "dfg.fabric.config.bin"),
-                 "--adg", str(out / "fabric.mlir"), "-o", str(out / "adg")]) == 0
-    fields: dict[str, dict[str, int]] = {}
-    current = ""
-    for line in capsys.readouterr().out.splitlines():
-        if not line.startswith(" "):
-            current = line.split()[0]
-        elif "=" in line:   # a field; a temporal PE's `slot k: <unit> on tag t` lines say it again
-            name, value = line.split("=")
-            fields.setdefault(current, {})[name.strip()] = int(value.split()[0])
-    return fields
+    return decoded_fields(out / "dfg.fabric.config.bin", out / "fabric.mlir", capsys, out / "adg")
 
 
 @needs_mirror

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from loom.cli import main
+from tb.config_decode import decoded_fields
 from tb.temporal_adgs import REG_CHAIN, mac_adg
 
 
@@ -63,27 +64,18 @@ def test_two_slots_of_one_pe_may_not_share_a_tag(tmp_path, capsys):
     assert len(err) == 1 and "C5: temporal slots 0 and 1 of tpe_0 share tag 0" in err[0], err
 
 
-def _decoded(tmp_path: Path, capsys) -> dict[str, int]:
-    capsys.readouterr()
-    assert main(["config", "decode", str(tmp_path / "o" / "dfg.a.config.bin"),
-                 "--adg", str(tmp_path / "a.fabric.mlir")]) == 0
-    fields, heading = {}, ""
-    for line in capsys.readouterr().out.splitlines():
-        if not line.startswith(" "):
-            heading = line.split()[0]   # `<slice> (<kind>) words a..b`
-        elif " = " in line:
-            name, value = line.split("  (")[0].strip().split(" = ")
-            fields[name] = fields[f"{heading}.{name}"] = int(value)
-    return fields
+def _decoded(tmp_path: Path, capsys) -> dict[str, dict[str, int]]:
+    return decoded_fields(tmp_path / "o" / "dfg.a.config.bin", tmp_path / "a.fabric.mlir", capsys)
 
 
 def test_c_on_its_own_input_with_its_own_tag_maps(tmp_path, capsys):
     assert _map(tmp_path, mac_adg(1, merged=False)) == 0
     fields = _decoded(tmp_path, capsys)
+    tpe = fields["tpe_0"]
     # every add_tag drives the PE directly, so its tag is the mapper's: the
     # hints (0, 0, 1) are each slot's, and stay
-    assert (fields["insn0.tag"], fields["insn1.tag"]) == (0, 1)
-    assert [fields.get(f"add_tag_{k}.tag", 0) for k in range(3)] == [0, 0, 1]
+    assert (tpe["insn0.tag"], tpe["insn1.tag"]) == (0, 1)
+    assert [fields[f"add_tag_{k}"]["tag"] for k in range(3)] == [0, 0, 1]
 
 
 def test_the_mapper_sets_the_tag_of_an_add_tag_before_a_temporal_pe(tmp_path, capsys):
@@ -93,7 +85,8 @@ def test_the_mapper_sets_the_tag_of_an_add_tag_before_a_temporal_pe(tmp_path, ca
     # tags, would refuse it as the test above does)
     assert _map(tmp_path, mac_adg(0, merged=False)) == 0
     fields = _decoded(tmp_path, capsys)
-    assert (fields["insn0.tag"], fields["insn1.tag"]) == (0, 1)
-    assert fields["insn1.in0.disconnect"] == 1 and fields["insn1.operand0.is_reg"] == 1
-    c_input = fields["insn1.in1.sel"]
-    assert fields.get(f"add_tag_{c_input}.tag", 0) == 1
+    tpe = fields["tpe_0"]
+    assert (tpe["insn0.tag"], tpe["insn1.tag"]) == (0, 1)
+    assert tpe["insn1.in0.disconnect"] == 1 and tpe["insn1.operand0.is_reg"] == 1
+    c_input = tpe["insn1.in1.sel"]
+    assert fields[f"add_tag_{c_input}"]["tag"] == 1
