@@ -21,9 +21,10 @@ pytestmark = pytest.mark.rtl
 B = "!fabric.bits<32>"
 
 
-def pe_adg(units: str) -> str:
-    """One PE of three inputs and two outputs holding `units` (their MLIR
-    text), wired to the module's ports."""
+def pe_adg(units: str, bits: int = 32) -> str:
+    """One PE of three inputs and two outputs, each of `bits`, holding `units`
+    (their MLIR text), wired to the module's ports."""
+    B = f"!fabric.bits<{bits}>"   # noqa: N806 (the module's B at another width)
     return f"""
 module {{
   fabric.spatial_pe @pe_t(%p0: {B}, %p1: {B}, %p2: {B}) -> ({B}, {B}) {{
@@ -108,13 +109,13 @@ def random_config(rng: random.Random, fus: list[FuModel] = FUS,
 
 
 def make_case(rng, layout, n, fus: list[FuModel] = FUS, small=(0, 1, 2, 3),
-              opcode: int | None = None):
+              opcode: int | None = None, bits: int = 32):
     fields = random_config(rng, fus, opcode)
     streams = []
     for _ in range(N_IN):
         # small values make cmpi's and cond_br's outcomes vary
         streams.append([rng.choice(small) if rng.random() < 0.5 else t
-                        for t in random_tokens(rng, 32, n)])
+                        for t in random_tokens(rng, bits, n)])
     model = spatial_pe(fields, streams, N_OUT, fus)
     case = FabricCase({"pe_0_0": fields}, {}, {}, {})
     for i in range(N_IN):
@@ -156,12 +157,15 @@ FLOAT_ADG = pe_adg("\n    ".join(
         ("sqrt", "math.sqrt", f"%arg0: {F}", "%arg0", F, F, 15),
         ("sitofp", "arith.sitofp", "%arg0: i32", "%arg0", f"i32 to {F}", F, 5),
         ("fptosi", "arith.fptosi", f"%arg0: {F}", "%arg0", f"{F} to i32", "i32", 5),
-        ("cmpf", "arith.cmpf olt,", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, "i1", 1))
+        ("cmpf", "arith.cmpf olt,", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, "i1", 1),
+        ("minnumf", "arith.minnumf", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, F, 1),
+        ("maxnumf", "arith.maxnumf", f"%arg0: {F}, %arg1: {F}", "%arg0, %arg1", F, F, 1))
 ))
 FLOAT_FUS = [FuModel("arith.addf", (32, 32), (32,)), FuModel("arith.mulf", (32, 32), (32,)),
              FuModel("arith.divf", (32, 32), (32,)), FuModel("math.sqrt", (32,), (32,)),
              FuModel("arith.sitofp", (32,), (32,)), FuModel("arith.fptosi", (32,), (32,)),
-             FuModel("arith.cmpf", (32, 32), (1,))]
+             FuModel("arith.cmpf", (32, 32), (1,)), FuModel("arith.minnumf", (32, 32), (32,)),
+             FuModel("arith.maxnumf", (32, 32), (32,))]
 FLOAT_CORNERS = (0x00000000, 0x80000000, 0x3F800000, 0x7F800000, 0x7FC00000, 0x00000001,
                  0x7F7FFFFF, 0x4F000000, 0xCF000000, 0x3F000000)
 """Binary32 corners: zeros, one, infinity, NaN, the least subnormal, the largest
@@ -177,6 +181,39 @@ def test_float_units_match_model():
                                                         next(units)),
                        seed=1, tokens=80, episodes=2 * len(FLOAT_FUS))
     assert {c.config["pe_0_0"]["opcode"] for c in cases} == set(range(len(FLOAT_FUS)))
+
+
+WIDTH_CAST_ADG = pe_adg("""
+    fabric.function_unit @fu_extf(%arg0: f32) -> (f64) [latency = 5, interval = 1] {
+      %0 = arith.extf %arg0 : f32 to f64
+      fabric.yield %0 : f64
+    }
+    fabric.function_unit @fu_truncf(%arg0: f64) -> (f32) [latency = 5, interval = 1] {
+      %0 = arith.truncf %arg0 : f64 to f32
+      fabric.yield %0 : f32
+    }""", bits=64)
+WIDTH_CAST_FUS = [FuModel("arith.extf", (32,), (64,)), FuModel("arith.truncf", (64,), (32,))]
+WIDTH_CAST_CORNERS = (
+    *FLOAT_CORNERS,                                          # extf's (the low 32 bits)
+    0x8000000000000000, 0x7FF0000000000000, 0x7FF8000000000001, 0x0000000000000001,
+    0x47EFFFFFE0000000, 0x47EFFFFFF0000000,                  # f32's largest; half an ulp over
+    0x36A0000000000000, 0x3690000000000000, 0x3698000000000000,   # 2^-149, 2^-150, 1.5 * 2^-150
+    0x3FF0000010000000, 0x3FF0000030000000)                  # 1 + 2^-24, 1 + 3 * 2^-24: ties
+"""Binary64 corners for truncf: the edges of binary32's range (its largest
+finite, and half an ulp above, which rounds to infinity), its least
+subnormal and the ties below it (2^-150 rounds to zero, 1.5 * 2^-150 up),
+ties to even at one, a NaN with a payload; the binary32 corners for extf."""
+
+
+def test_float_width_casts_match_model():
+    # extf and truncf (issue 33; beyond LOOM's unit-body list) on 64-bit
+    # ports, against the golden casts
+    units = itertools.cycle(range(len(WIDTH_CAST_FUS)))
+    cases = run_fabric("spatial_pe_float_casts", WIDTH_CAST_ADG,
+                       lambda rng, layout, n: make_case(rng, layout, n, WIDTH_CAST_FUS,
+                                                        WIDTH_CAST_CORNERS, next(units), 64),
+                       seed=1, tokens=80, episodes=4)
+    assert {c.config["pe_0_0"]["opcode"] for c in cases} == {0, 1}
 
 
 PAIR_ADG = f"""

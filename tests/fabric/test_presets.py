@@ -464,17 +464,20 @@ def test_on_chip_memories_are_loom_memories(tmp_path, capsys):
 def test_on_chip_variants_come_last_in_their_size():
     names = [p.name for p in presets()]
     # the 16x16's on-chip variants, then its float ones (issue 33), then 20x20
-    assert names[-7:] == ["chess-16x16-t2-ext2x2-mem2", "chess-16x16-t2-ext4x4s2-mem4x2s8",
+    assert names[-8:] == ["chess-16x16-t2-ext2x2-mem2", "chess-16x16-t2-ext4x4s2-mem4x2s8",
                           "chess-16x16-t3-ext4x4s2-mem2x2s20", "chess-16x16-t2-ext8x9s3-fp",
-                          "chess-16x16-t2-ext8x9s4-fp", "chess-20x20-t2-ext6x8s4-mem2x3s2",
+                          "chess-16x16-t2-ext8x9s4-fp", "chess-16x16-t2-ext8x9s4-d2-fp",
+                          "chess-20x20-t2-ext6x8s4-mem2x3s2",
                           "chess-20x20-t3-ext3x15s8-mem1x1s64-ring"]
     # one small on-chip variant, the last integer 8x8 (issue 31 item 3), none
     # smaller; then the float one (issue 33), so no integer kernel takes it
     eights = [n for n in names if parse_preset(n).rows == 8]
     assert [n for n in eights if "-mem" in n] == eights[-2:-1] == ["chess-8x8-ext2-mem1x2s2"]
     assert [n for n in names if parse_preset(n).floats] == [
-        *eights[-1:], "chess-16x16-t2-ext8x9s3-fp", "chess-16x16-t2-ext8x9s4-fp"] == [
-        "chess-8x8-ext4-d2-fp", "chess-16x16-t2-ext8x9s3-fp", "chess-16x16-t2-ext8x9s4-fp"]
+        *eights[-1:], "chess-16x16-t2-ext8x9s3-fp", "chess-16x16-t2-ext8x9s4-fp",
+        "chess-16x16-t2-ext8x9s4-d2-fp"] == [
+        "chess-8x8-ext4-d2-fp", "chess-16x16-t2-ext8x9s3-fp", "chess-16x16-t2-ext8x9s4-fp",
+        "chess-16x16-t2-ext8x9s4-d2-fp"]
     assert not any("-mem" in n for n in names if parse_preset(n).rows < 8)
 
 

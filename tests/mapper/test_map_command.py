@@ -75,6 +75,17 @@ def test_not_enough_units_is_one_line_with_the_fix_and_a_partial_map(tmp_path, c
     assert "UNMAPPED" in (tmp_path / "o" / "mul3.chess-2x2.map.txt").read_text()
 
 
+def test_the_shortfall_counts_only_the_ops_confined_to_the_hosts(tmp_path, capsys):
+    # MUL3's three products and a sum: the sum may take the 2x2's multiplier
+    # PE too, but it has the divider PE, so Hall's witness is the one
+    # multiplier PE against the three products (not the four ops that could use it)
+    text = MUL3.replace("    return %r : i64\n",
+                        "    %s = arith.addi %r, %a : i64\n    return %s : i64\n")
+    err = _map_error(tmp_path, capsys, "mul3_sum", text, "chess-2x2")
+    assert "chess-2x2 has 1 PE that can host it and the kernel has 3 ops that need one of " \
+           "them" in err
+
+
 _SUMS = [("p", "%a", "%b"), ("q", "%p", "%c"), ("r", "%q", "%a"), ("s", "%r", "%b"),
          ("t", "%s", "%c")]
 ADD5 = ("module {\n  handshake.func @add5(%a: i64, %b: i64, %c: i64) -> (i64) {\n"
@@ -229,7 +240,8 @@ preset before it refuses them with C1)."""
 
 
 FLOAT_AUTO_SLOW = (["atax_f32", "gemm_f32", "hist_f32", "jacobi_1d_f64", "lu_f64", "mvt_f32",
-                    "seidel_2d_f32", "trisolv_f64"], "chess-16x16-t2-ext8x9s3-fp")
+                    "seidel_2d_f32", "trisolv_f64", "quantize_f32", "oddeven_sort_f32"],
+                   "chess-16x16-t2-ext8x9s3-fp")
 """Issue 33: the larger float kernels take the named 16x16 float preset
 (LARGE_FLOAT_VARIANTS), after every integer 16x16 refused them with C1."""
 
@@ -239,9 +251,14 @@ FLOAT_AUTO_STORES = (["cholesky_f64", "covariance_f64"], "chess-16x16-t2-ext8x9s
 second 16x16 float preset, after the first refused them with C1."""
 
 
+FLOAT_AUTO_DENSE = (["float_specials"], "chess-16x16-t2-ext8x9s4-d2-fp")
+"""Issue 33: 34 float ops, more than a 16x16's 16 float PEs: the third 16x16
+float preset, a float PE in four."""
+
+
 @pytest.mark.parametrize("kernels,adg", [
-    FLOAT_AUTO, pytest.param(*FLOAT_AUTO_SLOW, marks=pytest.mark.slow),
-    pytest.param(*FLOAT_AUTO_STORES, marks=pytest.mark.slow)])
+    FLOAT_AUTO, *(pytest.param(*k, marks=pytest.mark.slow)
+                  for k in (FLOAT_AUTO_SLOW, FLOAT_AUTO_STORES, FLOAT_AUTO_DENSE))])
 def test_a_float_kernel_maps_onto_a_float_preset(kernels, adg, tmp_path, capsys):
     for kernel in kernels:
         assert main(["map", kernel, "--adg", "auto", "-o", str(tmp_path / kernel),
@@ -350,7 +367,7 @@ def test_every_kernel_has_a_mapping_test():
     listed = [*AUTO_KERNELS, *AUTO_KERNELS_SLOW, *FLAT_KERNELS, *FLAT_KERNELS_SLOW,
               *ON_CHIP_KERNELS_SLOW, *REPAIRED_KERNELS_SLOW, *LONG_REPAIRS_SLOW,
               *PRESET_KERNELS_SLOW, TWO_TRACKS[0], SMALL_ON_CHIP[0], *FLOAT_AUTO[0], *FLOAT_AUTO_SLOW[0],
-              *FLOAT_AUTO_STORES[0],
+              *FLOAT_AUTO_STORES[0], *FLOAT_AUTO_DENSE[0],
               *REFUSED]
     assert set(listed) == {p.stem for p in KERNELS.glob("*.c")}
 

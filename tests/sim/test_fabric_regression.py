@@ -59,8 +59,10 @@ still take the head off the shared port while its lane's consumer waits."""
 FLOAT: dict[str, list[str]] = {
     "chess-8x8-ext4-d2-fp": ["dot_f64", "tanh_poly_f32", "fixed_point_f32"],
     "chess-16x16-t2-ext8x9s3-fp": ["atax_f32", "gemm_f32", "hist_f32", "jacobi_1d_f64", "lu_f64",
-                                   "mvt_f32", "seidel_2d_f32", "trisolv_f64"],
+                                   "mvt_f32", "seidel_2d_f32", "trisolv_f64", "quantize_f32",
+                                   "oddeven_sort_f32"],
     "chess-16x16-t2-ext8x9s4-fp": ["cholesky_f64", "covariance_f64"],
+    "chess-16x16-t2-ext8x9s4-d2-fp": ["float_specials"],
 }
 """Behind slow (the 8x8's build, 242 to 333 s on 2026-11-28, is float
 units in 16 PEs): float kernels on the `-fp` presets, their addf, mulf,
@@ -73,10 +75,10 @@ bit for bit; every edge against the golden model under both stall seeds
 the named float variants (presets.FLOAT_VARIANTS, LARGE_FLOAT_VARIANTS)
 that `--adg auto` picks for them: the 8x8 for at most 64 ops, the 16x16
 (WIDE's memories) for the rest, with four store lanes for cholesky_f64
-(8 loads and 4 stores of its matrix) and covariance_f64. The other float
-kernels need more float PEs (float_specials: 112 float ops, 16 float PEs
-on a 16x16) or a unit LOOM's function-unit bodies do not allow (extf:
-quantize_f32; minnumf and maxnumf: oddeven_sort_f32)."""
+(8 loads and 4 stores of its matrix) and covariance_f64, and with a
+float PE in four for float_specials (34 float ops). quantize_f32 (extf)
+and oddeven_sort_f32 (minnumf, maxnumf) run on units beyond LOOM's
+unit-body list (docs/fabric/function_unit.md)."""
 
 BYPASS = ("chess-8x8-ext2-f", ["sum_n", "dot", "fir", "collatz", "countdown"])
 """In make test too: the `-f` preset, bypassable fifos on every PE link and
@@ -206,14 +208,11 @@ REFUSED: dict[str, str] = {
     "aes_subbytes": "the constant table 'sbox' is not supported on the fabric",
     "recip_div": "the constant table 'recip' is not supported on the fabric",
     "gemver": "the kernel maps onto no preset",
-    **{k: "C1: no function unit" for k in ("float_specials", "oddeven_sort_f32", "quantize_f32")},
 }
 """Kernels the fabric refuses in one line (`--adg auto`), and why: a file-scope
 constant table (the direct RTL reads it from a ROM; the fabric's memories
 start empty); eleven arrays, nine of them memories on the fabric where the
-largest preset has eight (gemver); float kernels that no `-fp` preset
-holds (FLOAT's note), reported on the largest preset, which has no float
-unit."""
+largest preset has eight (gemver)."""
 
 
 SMALLER: dict[str, list[str]] = {"cnn_layer": ["MAPS_IN=2", "IMG=3", "OUT_IMG=3"],

@@ -47,8 +47,13 @@ FU_BODY_OPS = frozenset({
     "llvm.intr.bitreverse",
     *(f"dataflow.{n}" for n in "carry gate invariant stream".split()),
     *(f"handshake.{n}" for n in "cond_br constant join load mux store".split()),
+    *(f"arith.{n}" for n in "extf truncf minnumf maxnumf".split()),
 })
-"""Ops a function unit body may hold (LOOM's isAllowedFunctionUnitBodyOp)."""
+"""Ops a function unit body may hold: LOOM's isAllowedFunctionUnitBodyOp,
+and four float ops LOOM's list lacks (the last line: float <-> double,
+fminf/fmaxf), which C kernels need and which have the direct flow's units
+(docs/fabric/function_unit.md, "Beyond LOOM's allowlist"). LOOM's files
+read the same; an ADG holding these four is ours only."""
 
 DATAFLOW_OPS = ("dataflow.carry", "dataflow.gate", "dataflow.invariant", "dataflow.stream")
 MAX_JOIN_FANIN = 64

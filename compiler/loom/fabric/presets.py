@@ -74,12 +74,13 @@ How the fabric was chosen:
   from 8x8 on, 1 below: multiplier_default), the others are `pe_alu_nomul`.
   With `-fp` the divider PEs
   also hold float units (`pe_alu_div_fp`): addf, subf, mulf, divf, sqrt,
-  negf and cmpf, its predicate configured, on f32 and on f64, the direct
-  flow's units at their default latencies; a float value rides the
-  integer PEs' data-moving units (carry, branch, load, store) bit for bit
-  (mapper/port_types.py); one named variant has them
-  (FLOAT_VARIANTS; on 16x16, LARGE_FLOAT_VARIANTS). A 2x2 already holds every kind; larger grids
-  hold each many times. A PE slice is 3 config words (the 64-bit
+  negf, absf, minnumf, maxnumf and cmpf, its predicate configured, on f32
+  and on f64, conversions from and to integers and between f32 and f64
+  (_floats), the direct flow's units at their default latencies; a float
+  value rides the integer PEs' data-moving units (carry, branch, load,
+  store) bit for bit (mapper/port_types.py); one named variant has them
+  (FLOAT_VARIANTS; on 16x16, LARGE_FLOAT_VARIANTS). A 2x2 already holds
+  every kind; larger grids hold each many times. A PE slice is 3 config words (the 64-bit
   constant is the widest payload).
 - Timing: LOOM's builder default 1/1, except muli (4, our unit's default
   depth) and div/rem (their units' default depth, rtl/units.divider_latency:
@@ -217,12 +218,14 @@ FLOAT_VARIANTS = ("-ext4-d2-fp",)
 extmemories, for the float kernels of at most 64 ops (dot_f64,
 tanh_poly_f32); after every integer variant, so an integer kernel that fits
 one of those keeps it."""
-LARGE_FLOAT_VARIANTS = ("-ext8x9s3-fp", "-ext8x9s4-fp")
+LARGE_FLOAT_VARIANTS = ("-ext8x9s3-fp", "-ext8x9s4-fp", "-ext8x9s4-d2-fp")
 """16x16 only, last: the float units in the divider PEs (16 of them) beside
 WIDE's eight extmemories of nine load lanes, for the float kernels of up to
 256 ops (atax_f32, gemm_f32, lu_f64, seidel_2d_f32, ...); then with four
 store lanes, for a kernel that stores into one array from four places
-(cholesky_f64's 8 loads and 4 stores of its matrix, covariance_f64)."""
+(cholesky_f64's 8 loads and 4 stores of its matrix, covariance_f64); then
+with a divider PE in four (`-d2`, 64 of them), for a kernel of more float
+ops than 16 (float_specials: 34, a PE each)."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
 (15 loads and 8 stores of one array, 64 stores into a local one), its lanes
@@ -357,10 +360,9 @@ FLOAT_TO_INT = (("fptosi", "i32"), ("fptoui", "i32"))
 def _floats() -> list[fu.FunctionUnit]:
     """The float units of a `-fp` divider PE, each at its unit's default
     latency (rtl/units.FLOAT_LATENCY, FLOAT_CONVERT_LATENCY): arithmetic,
-    sqrt, sign, compare and the conversions of FLOAT_FROM_INT and
-    FLOAT_TO_INT. LOOM allows no extf, truncf, minnumf or maxnumf in a unit
-    body (fabric_pe.FU_BODY_OPS), so float <-> double and fminf/fmaxf have
-    no unit."""
+    sqrt, sign, min/max, compare, the conversions of FLOAT_FROM_INT and
+    FLOAT_TO_INT, and float <-> double (extf, truncf). min/max and the
+    width casts are beyond LOOM's unit-body allowlist (fabric_pe.FU_BODY_OPS)."""
     conv = FLOAT_CONVERT_LATENCY
     return [*(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t, latency=float_latency(op, w))
               for t, w in FLOAT_TYPES.items() for op in FLOAT_BINARY),
@@ -368,6 +370,10 @@ def _floats() -> list[fu.FunctionUnit]:
               for t, w in FLOAT_TYPES.items()),
             *(fu.unary(f"fu_negf_{t}", "arith.negf", t) for t in FLOAT_TYPES),
             *(fu.unary(f"fu_absf_{t}", "math.absf", t) for t in FLOAT_TYPES),
+            *(fu.binary(f"fu_{op}_{t}", f"arith.{op}", t)
+              for t in FLOAT_TYPES for op in ("minnumf", "maxnumf")),
+            fu.cast("fu_extf", "arith.extf", "f32", "f64", latency=conv),
+            fu.cast("fu_truncf", "arith.truncf", "f64", "f32", latency=conv),
             *(fu.cmpf(f"fu_cmpf_{t}", t) for t in FLOAT_TYPES),
             *(fu.cast(f"fu_{op}_{i}_{t}", f"arith.{op}", i, t, latency=conv)
               for t in FLOAT_TYPES for op, i in FLOAT_FROM_INT),

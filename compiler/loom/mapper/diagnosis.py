@@ -4,8 +4,9 @@ label), the op or edge with its C line, and what would fix it.
 - C1, no host at all: the smallest preset that has a unit (or memory) for it.
 - C1, more ops than PEs: a spatial PE runs one op; the smallest preset (with
   the same memories) that has as many PEs.
-- C1, every host taken: the ops that could use one of its hosts (the op's
-  rivals) outnumber them; the smallest preset with as many hosts for it.
+- C1, every host taken: Hall's witness, the ops that can use only some hosts
+  outnumber them; the smallest preset with as many hosts for it. When the
+  counts fit, placement left it none: another seed or more rounds.
 - C3 (or C4 overuse left by routing): another seed, or the next larger preset.
   A tagged same-tag conflict is reported as LOOM's mapper reports it: its
   router never routes a flow onto a port where another has the same tag,
@@ -30,6 +31,7 @@ from loom.mapper.dfg_ops import MEMORY_OPS, describe
 from loom.mapper.inventory import hw_memories, hw_units
 from loom.mapper.matching import candidates
 from loom.mapper.memory_binding import memory_candidates
+from loom.mapper.precheck import unassignable
 
 
 def node_location(node: DfgNode, dfg: str) -> Location:
@@ -135,18 +137,37 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
                 "a temporal PE one a slot)")
         return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: the kernel has {ops} ops "
                          f"and {adg} {held}; {hint}", where)
-    # every op that could take one of this op's hosts competes for them
-    mine = {key for o in m.problem.options[node.id] for key in o.resources}
-    rivals = [n for n in m.sw.nodes if n.op is not None
-              and mine & {key for o in m.problem.options[n.id] for key in o.resources}]
     noun = ("memory", "memories") if node.kind == "memory" else ("PE", "PEs")
-    hosts = counted(len(mine), *noun)
-    fix = _preset_with(node.op, len(rivals))
-    hint = (f"the smallest preset with {len(rivals)} is {fix}" if fix
-            else f"no preset has {len(rivals)}")
-    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: {adg} has {hosts} "
-                     f"that can host it and the kernel has {len(rivals)} ops "
+    witness = _hall_witness(m, node)
+    if witness is None:
+        mine = {o.resource for o in m.problem.options[node.id]}
+        return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: {adg} has "
+                         f"{counted(len(mine), *noun)} that can host it, enough for the ops "
+                         "that need them, but placement left it none; try another --seed or "
+                         "more --rounds", where)
+    hosts, need = witness
+    fix = _preset_with(node.op, need)
+    hint = f"the smallest preset with {need} is {fix}" if fix else f"no preset has {need}"
+    return LoomError(f"C1: unmapped node {node.id}: {_what(node)}: {adg} has "
+                     f"{counted(hosts, *noun)} that can host it and the kernel has {need} ops "
                      f"that need one of them; {hint}", where)
+
+
+def _hall_witness(m: Mapping, node: DfgNode) -> tuple[int, int] | None:
+    """(hosts, ops) of Hall's witness among the nodes of `node`'s kind: a set
+    of hosts that more ops can use only than it has, reached from `node`
+    (matched last); None when every such op can have a host of its own, so
+    the count is not what stopped placement."""
+    nodes = sorted((n for n in m.sw.nodes if n.kind == node.kind and m.problem.options[n.id]),
+                   key=lambda n: n.id == node.id)
+    keys = {k: i for i, k in enumerate(sorted({o.resource for n in nodes
+                                               for o in m.problem.options[n.id]}))}
+    wants = [sorted({keys[o.resource] for o in m.problem.options[n.id]}) for n in nodes]
+    blocked = unassignable(wants, [1] * len(keys))
+    if blocked is None:
+        return None
+    _, only = blocked
+    return len(only), sum(1 for w in wants if set(w) <= only)
 
 
 def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:

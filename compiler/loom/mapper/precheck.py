@@ -199,7 +199,7 @@ def _hosts(nodes: list[DfgNode], wants: list[list[int]], capacity: list[int], ad
     for n, want in zip(nodes, wants):
         if not want:
             return Shortfall(n, f"C1: no {host} in {adg} can host {describe(n.op)}")  # type: ignore[arg-type]
-    blocked = _unassignable(wants, capacity)
+    blocked = unassignable(wants, capacity)
     if blocked is None:
         return None
     item, only = blocked
@@ -217,7 +217,7 @@ def _boundary(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
                  and n.value is not None]
         wants = [[p for p, t in enumerate(ports) if boundary_fits(n.value.type, t)]
                  for n in nodes]  # type: ignore[union-attr]
-        blocked = _unassignable(wants, [1] * len(ports))
+        blocked = unassignable(wants, [1] * len(ports))
         if blocked is not None:
             item, fit = blocked
             what = "argument" if kind == "input" else "result"
@@ -227,7 +227,7 @@ def _boundary(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     return None
 
 
-def _unassignable(wants: Sequence[Sequence[int]], capacity: Sequence[int]
+def unassignable(wants: Sequence[Sequence[int]], capacity: Sequence[int]
                   ) -> tuple[int, set[int]] | None:
     """Give each item one unit of a resource it wants (resource r has capacity[r]
     units), by augmenting paths. None when all fit; else an item that cannot,
@@ -259,4 +259,4 @@ def _augment(item: int, wants: Sequence[Sequence[int]], capacity: Sequence[int],
 
 
 __all__ = ["Capacity", "PeDefinitions", "PeKind", "Shortfall", "builder_capacity",
-           "module_capacity", "shortfall"]
+           "module_capacity", "shortfall", "unassignable"]
