@@ -694,15 +694,26 @@ TEMPORAL_REGISTERS = 2
 """Registers of a `-tpe` PE (each a FIFO of TEMPORAL_REGISTERS tokens): a
 value one slot makes and only another slot of the PE uses goes through one
 instead of a route out and back (mapper/temporal_registers.py)."""
+TEMPORAL_LEFT_OUT = ("fu_minmax", "fu_minmax_i32", "fu_to_index_i64", "fu_to_index_ui",
+                     "fu_from_index_ui",
+                     *(f"fu_{k}_{t}" for k in ("cmpi", "extsi", "extui") for t in ("i1", "i8", "i16")))
+"""ALU units a `-tpe` PE leaves to the spatial ALU PEs: min/max, the unsigned
+and i64 index casts and the i1/i8/i16 compares and extensions, rare in
+kernels' loops (none of the ops bench/temporal_pes.py's kernels place on
+temporal PEs). Each unit costs a temporal PE a 64-bit input on every
+slot's operand muxes and result arbitration: 28 units made a PE Yosys did
+not finish."""
+
+
 def _temporal_alu(b: AdgBuilder, spatial: PEDef, slots: int) -> PEDef:
     """The temporal PE of `-tpe<S>` in place of an ALU PE (`<name>_t`): its
     units but the ones a temporal PE does not run (the carry and the
     invariants: LOOM's dedicated dataflow units; rtl/modules.
-    TEMPORAL_REFUSED), S slots, a tag of clog2(S) bits (at least 1), each
-    port behind the tag op the chess mesh puts on its link
-    (topology._tag_ops)."""
-    units = [u for u in spatial.fus
-             if not any(op in line for line in u.body for op in TEMPORAL_REFUSED)]
+    TEMPORAL_REFUSED) and TEMPORAL_LEFT_OUT, S slots, a tag of clog2(S)
+    bits (at least 1), each port behind the tag op the chess mesh puts on
+    its link (topology._tag_ops)."""
+    units = [u for u in spatial.fus if u.name not in TEMPORAL_LEFT_OUT
+             and not any(op in line for line in u.body for op in TEMPORAL_REFUSED)]
     tag_width = max(1, (slots - 1).bit_length())
     return b.define_temporal_pe(f"{spatial.name}_t", 4, 4, WIDTH, tag_width, units,
                                 TemporalParams(slots, TEMPORAL_REGISTERS, TEMPORAL_REGISTERS))
