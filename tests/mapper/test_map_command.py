@@ -252,8 +252,8 @@ second 16x16 float preset, after the first refused them with C1."""
 
 
 FLOAT_AUTO_DENSE = (["float_specials"], "chess-16x16-t2-ext8x9s4-d2-fp")
-"""Issue 33: 34 float ops, more than a 16x16's 16 float PEs: the third 16x16
-float preset, a float PE in four."""
+"""Issue 33: 31 ops only a float PE hosts, more than a 16x16's 16 float PEs:
+the third 16x16 float preset, a float PE in four."""
 
 
 @pytest.mark.parametrize("kernels,adg", [

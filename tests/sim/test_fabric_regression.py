@@ -76,7 +76,7 @@ the named float variants (presets.FLOAT_VARIANTS, LARGE_FLOAT_VARIANTS)
 that `--adg auto` picks for them: the 8x8 for at most 64 ops, the 16x16
 (WIDE's memories) for the rest, with four store lanes for cholesky_f64
 (8 loads and 4 stores of its matrix) and covariance_f64, and with a
-float PE in four for float_specials (34 float ops). quantize_f32 (extf)
+float PE in four for float_specials (31 float PE ops). quantize_f32 (extf)
 and oddeven_sort_f32 (minnumf, maxnumf) run on units beyond LOOM's
 unit-body list (docs/fabric/function_unit.md)."""
 

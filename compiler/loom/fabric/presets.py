@@ -225,7 +225,7 @@ WIDE's eight extmemories of nine load lanes, for the float kernels of up to
 store lanes, for a kernel that stores into one array from four places
 (cholesky_f64's 8 loads and 4 stores of its matrix, covariance_f64); then
 with a divider PE in four (`-d2`, 64 of them), for a kernel of more float
-ops than 16 (float_specials: 34, a PE each)."""
+ops than 16 (float_specials: 31 that only a float PE hosts)."""
 HUGE_VARIANTS = ("-ext6x8s4-mem2x3s2", "-ext3x15s8-mem1x1s64-ring")
 """20x20: the memories of every kernel over 256 ops; the second, sha256_block's
 (15 loads and 8 stores of one array, 64 stores into a local one), its lanes
