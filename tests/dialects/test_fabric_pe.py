@@ -43,8 +43,10 @@ def test_seed001_dataflow_unit_at_minus_one(checked, body, sig):
 
 
 @pytest.mark.parametrize(("body", "sig"), [
-    ("    %0 = arith.minnumf %a, %b : f32\n    fabric.yield %0 : f32", "(%a: f32, %b: f32) -> (f32)"),
-    ("    %0 = arith.maxnumf %a, %b : f64\n    fabric.yield %0 : f64", "(%a: f64, %b: f64) -> (f64)"),
+    ("    %0 = arith.minnumf %a, %b : f32\n    fabric.yield %0 : f32",
+     "(%a: f32, %b: f32) -> (f32)"),
+    ("    %0 = arith.maxnumf %a, %b : f64\n    fabric.yield %0 : f64",
+     "(%a: f64, %b: f64) -> (f64)"),
     ("    %0 = arith.extf %a : f32 to f64\n    fabric.yield %0 : f64", "(%a: f32) -> (f64)"),
     ("    %0 = arith.truncf %a : f64 to f32\n    fabric.yield %0 : f32", "(%a: f64) -> (f32)"),
 ])

@@ -695,8 +695,8 @@ TEMPORAL_REGISTERS = 2
 value one slot makes and only another slot of the PE uses goes through one
 instead of a route out and back (mapper/temporal_registers.py)."""
 TEMPORAL_LEFT_OUT = ("fu_minmax", "fu_minmax_i32", "fu_to_index_i64", "fu_to_index_ui",
-                     "fu_from_index_ui",
-                     *(f"fu_{k}_{t}" for k in ("cmpi", "extsi", "extui") for t in ("i1", "i8", "i16")))
+                     "fu_from_index_ui", *(f"fu_{k}_{t}" for k in ("cmpi", "extsi", "extui")
+                                           for t in ("i1", "i8", "i16")))
 """ALU units a `-tpe` PE leaves to the spatial ALU PEs: min/max, the unsigned
 and i64 index casts and the i1/i8/i16 compares and extensions, rare in
 kernels' loops (none of the ops bench/temporal_pes.py's kernels place on

@@ -154,10 +154,10 @@ def _c1(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:
 
 
 def _hall_witness(m: Mapping, node: DfgNode) -> tuple[int, int] | None:
-    """(hosts, ops) of Hall's witness among the nodes of `node`'s kind: a set
-    of hosts that more ops can use only than it has, reached from `node`
-    (matched last); None when every such op can have a host of its own, so
-    the count is not what stopped placement."""
+    """(hosts, ops) of Hall's witness among the nodes of `node`'s kind: the
+    hosts reached from `node` (matched last) and the ops that can use no
+    others, more ops than hosts; None when each op can have a host of its
+    own (then the counts did not stop placement)."""
     nodes = sorted((n for n in m.sw.nodes if n.kind == node.kind and m.problem.options[n.id]),
                    key=lambda n: n.id == node.id)
     keys = {k: i for i, k in enumerate(sorted({o.resource for n in nodes
