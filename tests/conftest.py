@@ -22,8 +22,11 @@ KERNELS = ROOT / "kernels"
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests that share one long build (an xdist_group: a fabric and the
-    kernels run on it) first, so that their chain on one worker does not end
-    the run while the other worker idles (make test: --dist loadgroup)."""
+    kernels run on it) first, so that their builds do not end the run while
+    the other worker idles. `--dist loadgroup` (make test) was to keep a
+    group on one worker; pytest-xdist 3.8 under pytest 9.2 does not (a group
+    runs on both), so a shared build is guarded by its file lock
+    (tb/fabric_runner, loom.sim.runner), not by the group."""
     items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
 
 

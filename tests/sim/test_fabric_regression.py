@@ -257,7 +257,8 @@ IN_MAKE_TEST = ((PRESET, FAST), TAGGED, TAGGED_BYPASS, BYPASS, TEMPORAL)
 
 
 def _grouped(groups) -> list:
-    """(adg, kernel) params, each group on one xdist worker: its build once, then its runs."""
+    """(adg, kernel) params, each group an xdist_group: its build once (under
+    the build's lock, whichever worker comes first), then its runs."""
     return [pytest.param(adg, k, marks=pytest.mark.xdist_group(adg))
             for adg, ks in groups for k in ks]
 
