@@ -24,16 +24,16 @@ B = "!fabric.bits<32>"
 def pe_adg(units: str, bits: int = 32) -> str:
     """One PE of three inputs and two outputs, each of `bits`, holding `units`
     (their MLIR text), wired to the module's ports."""
-    B = f"!fabric.bits<{bits}>"   # noqa: N806 (the module's B at another width)
+    port = f"!fabric.bits<{bits}>"
     return f"""
 module {{
-  fabric.spatial_pe @pe_t(%p0: {B}, %p1: {B}, %p2: {B}) -> ({B}, {B}) {{
+  fabric.spatial_pe @pe_t(%p0: {port}, %p1: {port}, %p2: {port}) -> ({port}, {port}) {{
     {units.strip()}
     fabric.yield
   }}
-  fabric.module @pes(%a: {B}, %b: {B}, %c: {B}) -> ({B}, {B}) {{
-    %o:2 = fabric.instance @pe_t(%a, %b, %c) {{sym_name = "pe_0_0"}} : ({B}, {B}, {B}) -> ({B}, {B})
-    fabric.yield %o#0, %o#1 : {B}, {B}
+  fabric.module @pes(%a: {port}, %b: {port}, %c: {port}) -> ({port}, {port}) {{
+    %o:2 = fabric.instance @pe_t(%a, %b, %c) {{sym_name = "pe_0_0"}} : ({port}, {port}, {port}) -> ({port}, {port})
+    fabric.yield %o#0, %o#1 : {port}, {port}
   }}
 }}
 """

@@ -31,7 +31,7 @@ from loom.mapper.dfg_ops import MEMORY_OPS, describe
 from loom.mapper.inventory import hw_memories, hw_units
 from loom.mapper.matching import candidates
 from loom.mapper.memory_binding import memory_candidates
-from loom.mapper.precheck import unassignable
+from loom.mapper.precheck import hall_witness
 
 
 def node_location(node: DfgNode, dfg: str) -> Location:
@@ -163,11 +163,8 @@ def _hall_witness(m: Mapping, node: DfgNode) -> tuple[int, int] | None:
     keys = {k: i for i, k in enumerate(sorted({o.resource for n in nodes
                                                for o in m.problem.options[n.id]}))}
     wants = [sorted({keys[o.resource] for o in m.problem.options[n.id]}) for n in nodes]
-    blocked = unassignable(wants, [1] * len(keys))
-    if blocked is None:
-        return None
-    _, only = blocked
-    return len(only), sum(1 for w in wants if set(w) <= only)
+    witness = hall_witness(wants, [1] * len(keys))
+    return None if witness is None else (len(witness[1]), witness[2])
 
 
 def _edge_error(m: Mapping, v: Violation, adg: str, dfg: str) -> LoomError:

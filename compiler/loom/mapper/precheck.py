@@ -199,11 +199,10 @@ def _hosts(nodes: list[DfgNode], wants: list[list[int]], capacity: list[int], ad
     for n, want in zip(nodes, wants):
         if not want:
             return Shortfall(n, f"C1: no {host} in {adg} can host {describe(n.op)}")  # type: ignore[arg-type]
-    blocked = unassignable(wants, capacity)
-    if blocked is None:
+    witness = hall_witness(wants, capacity)
+    if witness is None:
         return None
-    item, only = blocked
-    need = sum(1 for w in wants if set(w) <= only)
+    item, only, need = witness
     have = sum(capacity[r] for r in only)
     hosts = counted(have, *noun)
     what = describe(nodes[item].op)  # type: ignore[arg-type]
@@ -217,7 +216,7 @@ def _boundary(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
                  and n.value is not None]
         wants = [[p for p, t in enumerate(ports) if boundary_fits(n.value.type, t)]
                  for n in nodes]  # type: ignore[union-attr]
-        blocked = unassignable(wants, [1] * len(ports))
+        blocked = _unassignable(wants, [1] * len(ports))
         if blocked is not None:
             item, fit = blocked
             what = "argument" if kind == "input" else "result"
@@ -227,7 +226,19 @@ def _boundary(sw: DfgGraph, cap: Capacity, adg: str) -> Shortfall | None:
     return None
 
 
-def unassignable(wants: Sequence[Sequence[int]], capacity: Sequence[int]
+def hall_witness(wants: Sequence[Sequence[int]], capacity: Sequence[int]
+                 ) -> tuple[int, set[int], int] | None:
+    """None when every item gets a unit of a resource it wants; else (an
+    item that cannot, the resources its alternating paths reach, the items
+    that want only those): more items than those resources have units."""
+    blocked = _unassignable(wants, capacity)
+    if blocked is None:
+        return None
+    item, only = blocked
+    return item, only, sum(1 for w in wants if set(w) <= only)
+
+
+def _unassignable(wants: Sequence[Sequence[int]], capacity: Sequence[int]
                   ) -> tuple[int, set[int]] | None:
     """Give each item one unit of a resource it wants (resource r has capacity[r]
     units), by augmenting paths. None when all fit; else an item that cannot,
@@ -259,4 +270,4 @@ def _augment(item: int, wants: Sequence[Sequence[int]], capacity: Sequence[int],
 
 
 __all__ = ["Capacity", "PeDefinitions", "PeKind", "Shortfall", "builder_capacity",
-           "module_capacity", "shortfall", "unassignable"]
+           "hall_witness", "module_capacity", "shortfall"]
